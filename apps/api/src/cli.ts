@@ -1,0 +1,174 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  AppConfig,
+  Clock,
+  ConfigModule,
+  createDataSource,
+  DatabaseModule,
+  loadConfig,
+  MODES,
+  Mode,
+  Product,
+} from '@app/shared';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { KeysService } from './auth/keys.service';
+import { ProductsService } from './products/products.service';
+
+const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
+
+  migrate                                   apply pending migrations (creates the database if missing)
+  products create --name N [--invite-url U] [--signup-url U] [--referral-places K]
+  keys create --product ID --mode live|test
+  keys revoke --key sk_…
+  demo --keys-file F                        the demo product of npm start, created once`;
+
+class UsageError extends Error {}
+
+@Module({})
+class CliModule {}
+
+/** Runs one command; what it returns is printed (as JSON with --json). */
+async function run(args: string[], config: AppConfig): Promise<{ json: object; text: string }> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      name: { type: 'string' },
+      'invite-url': { type: 'string' },
+      'signup-url': { type: 'string' },
+      'referral-places': { type: 'string' },
+      product: { type: 'string' },
+      mode: { type: 'string' },
+      key: { type: 'string' },
+      'keys-file': { type: 'string' },
+    },
+  });
+  const command = positionals.join(' ');
+  if (command === 'migrate') {
+    const applied = await migrate(config.DATABASE_URL);
+    return { json: { applied }, text: applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date.' };
+  }
+  const known = ['products create', 'keys create', 'keys revoke', 'demo'];
+  if (!known.includes(command)) throw new UsageError(command ? `Unknown command: ${command}` : 'No command given.');
+
+  const app = await NestFactory.createApplicationContext(
+    {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule],
+      providers: [Clock, KeysService, ProductsService],
+    },
+    { logger: false },
+  );
+  try {
+    const products = app.get(ProductsService);
+    const keys = app.get(KeysService);
+    switch (command) {
+      case 'products create': {
+        const created = await products.create({
+          name: required(values.name, '--name'),
+          inviteUrl: optionalUrl(values['invite-url'], '--invite-url'),
+          signupUrl: optionalUrl(values['signup-url'], '--signup-url'),
+          referralPlaces: values['referral-places'] === undefined ? undefined : wholeNumber(values['referral-places']),
+        });
+        return { json: created, text: describeProduct(created.id, created.keys) };
+      }
+      case 'keys create': {
+        const productId = required(values.product, '--product');
+        if (!(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
+        const pair = await keys.createPair(productId, mode(values.mode));
+        return { json: pair, text: `secret:      ${pair.secret}\npublishable: ${pair.publishable}` };
+      }
+      case 'keys revoke': {
+        if (!(await keys.revoke(required(values.key, '--key')))) throw new UsageError('No such secret key in use.');
+        return { json: { revoked: true }, text: 'Revoked; the key answers 401 from now on.' };
+      }
+      default:
+        return await demo(app.get<DataSource>(getDataSourceToken()), products, required(values['keys-file'], '--keys-file'));
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+/** Applies pending migrations, creating the database first when it does not exist yet. */
+async function migrate(url: string): Promise<string[]> {
+  const dataSource = createDataSource(url);
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    if ((error as { code?: string }).code !== '3D000') throw error;
+    const target = new URL(url);
+    const name = decodeURIComponent(target.pathname.slice(1));
+    target.pathname = '/postgres';
+    const admin = new Client({ connectionString: target.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).finally(() => admin.end());
+    await dataSource.initialize();
+  }
+  try {
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** npm start's demo product: created once; its keys are kept in a local file so later starts can show them. */
+async function demo(db: DataSource, products: ProductsService, file: string): Promise<{ json: object; text: string }> {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { id: string; keys: Parameters<typeof describeProduct>[1] };
+    if (await db.getRepository(Product).existsBy({ id: saved.id })) {
+      return { json: saved, text: describeProduct(saved.id, saved.keys) };
+    }
+  }
+  const created = await products.create({ name: 'Demo', referralPlaces: 1 });
+  writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
+  return { json: created, text: describeProduct(created.id, created.keys) };
+}
+
+function describeProduct(id: string, keys: Record<Mode, { secret: string; publishable: string }>): string {
+  return [
+    `product:          ${id}`,
+    ...MODES.flatMap((m) => [`${m} secret:      ${keys[m].secret}`, `${m} publishable: ${keys[m].publishable}`]),
+  ].join('\n');
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required.`);
+  return value;
+}
+
+function optionalUrl(value: string | undefined, flag: string): string | undefined {
+  if (value !== undefined && !/^https?:\/\//.test(value)) throw new UsageError(`${flag} must be an http(s) URL.`);
+  if (value !== undefined && !URL.canParse(value)) throw new UsageError(`${flag} is not a valid URL.`);
+  return value;
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d{1,4}$/.test(value)) throw new UsageError('--referral-places must be a whole number from 0 to 9999.');
+  return Number(value);
+}
+
+function mode(value: string | undefined): Mode {
+  if (!MODES.includes(value as Mode)) throw new UsageError('--mode must be live or test.');
+  return value as Mode;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  try {
+    const result = await run(args, loadConfig());
+    process.stdout.write(`${args.includes('--json') ? JSON.stringify(result.json) : result.text}\n`);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+    process.exitCode = 1;
+  }
+}
+
+void main();

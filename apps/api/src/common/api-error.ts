@@ -1,0 +1,35 @@
+/** The error codes of SPEC.md's error table, with their statuses. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_cursor: 400,
+  invalid_email: 400,
+  invalid_idempotency_key: 400,
+  unauthorized: 401,
+  not_found: 404,
+  not_confirmed: 409,
+  already_invited: 409,
+  not_invited: 409,
+  already_redeemed: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  mail_failed: 502,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A domain error: one global filter turns it into {"error": {"code", "message", "param"?}}. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { param?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

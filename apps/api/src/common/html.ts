@@ -1,0 +1,49 @@
+import { escapeHtml } from '@app/shared';
+
+/** Markup that is already safe; everything else interpolated into `html` is escaped. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+type Interpolation = SafeHtml | string | number | null | undefined | readonly Interpolation[];
+
+function render(value: Interpolation): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+/** A template tag that escapes every interpolated value unless it is SafeHtml. */
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
+  return new SafeHtml(strings.reduce((out, part, i) => out + part + (i < values.length ? render(values[i]) : ''), ''));
+}
+
+const STYLE = `
+  body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
+  main{max-width:28rem;margin:10vh auto;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}
+  h1{font-size:1.4rem;margin:0 0 .75rem}
+  p{margin:.5rem 0}
+  .muted{color:#59636e;font-size:.9rem}
+  input[type=email],input[type=text]{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #d0d7de;border-radius:8px;font:inherit}
+  button{margin-top:.75rem;padding:.6rem 1.2rem;border:0;border-radius:8px;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}
+  button.danger{background:#cf222e}
+  .place{font-size:2.5rem;font-weight:700;margin:.25rem 0}
+  code{background:#f6f8fa;padding:.2rem .4rem;border-radius:6px;word-break:break-all}
+`;
+
+/** The frame of every hosted page: small, no scripts, readable on a phone. */
+export function page(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${title}</title>
+<style>${new SafeHtml(STYLE)}</style></head>
+<body><main>${body}</main></body></html>`.value;
+}
+
+export function renderMessagePage(title: string, message: string): string {
+  return page(title, html`<h1>${title}</h1><p>${message}</p>`);
+}

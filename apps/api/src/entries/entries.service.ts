@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
+import { DataSource } from 'typeorm';
+import type { KeyScope } from '../auth/keys.service';
+import { ApiError } from '../common/api-error';
+import { CursorCodec } from './cursor';
+
+export interface ListQuery {
+  state?: EntryState;
+  email?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface EntryPage {
+  data: Entry[];
+  nextCursor: string | null;
+}
+
+@Injectable()
+export class EntriesService {
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.cursors = new CursorCodec(config.ENCRYPTION_KEY);
+  }
+
+  /** Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters. */
+  async list(scope: KeyScope, query: ListQuery): Promise<EntryPage> {
+    const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? ''].join('|');
+    const after = query.cursor === undefined ? null : this.cursors.decode(query.cursor, context);
+    if (query.cursor !== undefined && !after) {
+      throw new ApiError('invalid_cursor', 'The cursor was not issued for this listing; start again without it.', {
+        param: 'cursor',
+      });
+    }
+    const builder = this.db
+      .getRepository(EntryRecord)
+      .createQueryBuilder('e')
+      .where('e.product_id = :productId AND e.mode = :mode', scope)
+      .orderBy('e.created_at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .limit(query.limit + 1);
+    if (query.state) builder.andWhere('e.state = :state', { state: query.state });
+    if (query.email) builder.andWhere('e.email = :email', { email: query.email });
+    if (after) builder.andWhere('(e.created_at, e.id) < (:createdAt, :id)', after);
+    const rows = await builder.getMany();
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      data: page.map(toEntry),
+      nextCursor: rows.length > query.limit && last ? this.cursors.encode(last, context) : null,
+    };
+  }
+
+  async get(scope: KeyScope, id: string): Promise<Entry> {
+    const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    if (!record) throw notFound();
+    return toEntry(record);
+  }
+
+  /** Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was. */
+  async delete(scope: KeyScope, id: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const record = await manager
+        .getRepository(EntryRecord)
+        .findOne({ where: { id, productId: scope.productId, mode: scope.mode }, lock: { mode: 'pessimistic_write' } });
+      if (!record) throw notFound();
+      await manager.delete(EntryRecord, { id });
+      await recordEvent(manager, 'entry.deleted', scope, toEntry(record), this.clock.now());
+    });
+  }
+}
+
+export const notFound = () => new ApiError('not_found', 'No entry with this id.', { param: 'id' });

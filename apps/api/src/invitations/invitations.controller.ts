@@ -1,0 +1,33 @@
+import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { normalizeEmail } from '@app/shared';
+import { z } from 'zod';
+import { KeyScope } from '../auth/keys.service';
+import { Scope, SecretKeyGuard } from '../auth/secret-key.guard';
+import { ApiError } from '../common/api-error';
+import { JsonBody, Query } from '../common/validation';
+import { InvitationsService } from './invitations.service';
+
+/** The invited check knows one error: whatever is wrong with the address is invalid_email. */
+const emailOnly = z.object({ email: z.unknown() }).transform(({ email }) => {
+  const normalized = normalizeEmail(email);
+  if (!normalized) throw new ApiError('invalid_email', 'email must be a valid email address.', { param: 'email' });
+  return normalized;
+});
+
+@Controller('api/v1')
+@UseGuards(SecretKeyGuard)
+export class InvitationsController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Post('invited')
+  @HttpCode(200)
+  invited(@Scope() scope: KeyScope, @JsonBody(emailOnly) email: string): Promise<{ invited: boolean }> {
+    return this.invitations.isInvited(scope, email);
+  }
+
+  /** The older form, kept for existing callers; POST keeps the address out of access logs. */
+  @Get('invited')
+  invitedByQuery(@Scope() scope: KeyScope, @Query(emailOnly) email: string): Promise<{ invited: boolean }> {
+    return this.invitations.isInvited(scope, email);
+  }
+}

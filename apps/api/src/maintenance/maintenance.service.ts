@@ -1,0 +1,53 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, Clock } from '@app/shared';
+import { DataSource } from 'typeorm';
+
+/** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
+const MAINTENANCE_LOCK = 727_001;
+
+/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas. */
+@Injectable()
+export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MaintenanceService.name);
+  private round: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const timer = setInterval(() => {
+      this.round = this.runOnce().catch((error: Error) => this.logger.error(`Maintenance failed: ${error.message}`, error.stack));
+    }, this.config.MAINTENANCE_INTERVAL);
+    this.scheduler.addInterval('maintenance', timer);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.round;
+  }
+
+  /** One round; false when another replica holds the lock and does it. */
+  async runOnce(): Promise<boolean> {
+    return this.db.transaction(async (manager) => {
+      const [{ locked }]: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        MAINTENANCE_LOCK,
+      ]);
+      if (!locked) return false;
+      const purged = await this.purgePendingEntries(manager.query.bind(manager));
+      if (purged > 0) this.logger.log(`Purged ${purged} unconfirmed entries`);
+      return true;
+    });
+  }
+
+  /** Unconfirmed entries older than PENDING_ENTRY_TTL are deleted without an event. */
+  private async purgePendingEntries(query: (sql: string, params: unknown[]) => Promise<unknown>): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.config.PENDING_ENTRY_TTL);
+    const [, count] = (await query(`DELETE FROM entries WHERE state = 'pending' AND created_at < $1`, [cutoff])) as [unknown, number];
+    return count;
+  }
+}

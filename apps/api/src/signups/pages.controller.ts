@@ -1,0 +1,76 @@
+import { Controller, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
+import { SignupsService } from './signups.service';
+
+const HTML = 'text/html; charset=utf-8';
+/** Confirm and unsubscribe pages must not be framed (their one button acts) nor leak their URL onwards. */
+const LOCKED = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The sign-up form may be embedded in the product's own site. */
+const EMBEDDABLE = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'";
+
+/**
+ * Hosted pages. GET only shows (mail scanners that open links change nothing); the page's button
+ * POSTs to the same URL and only that acts, then redirects back to the GET.
+ */
+@Controller()
+export class PagesController {
+  constructor(private readonly signups: SignupsService) {}
+
+  @Get('w/:key')
+  @Header('Content-Type', HTML)
+  @Header('Content-Security-Policy', EMBEDDABLE)
+  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown): Promise<string> {
+    const { product } = await this.notFoundIfUnknown(key);
+    return signupPage(product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
+  }
+
+  @Get('w/:key/sent')
+  @Header('Content-Type', HTML)
+  @Header('Content-Security-Policy', EMBEDDABLE)
+  async checkInbox(@Param('key') key: string): Promise<string> {
+    const { product } = await this.notFoundIfUnknown(key);
+    return checkInboxPage(product.name);
+  }
+
+  @Get('confirm/:token')
+  @Header('Content-Type', HTML)
+  @Header('Content-Security-Policy', LOCKED)
+  @Header('Cache-Control', 'no-store')
+  async confirmForm(@Param('token') token: string): Promise<string> {
+    return confirmPage(await this.signups.confirmStatus(token));
+  }
+
+  @Post('confirm/:token')
+  async confirm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.signups.confirm(token);
+    await reply.redirect(`/confirm/${encodeURIComponent(token)}`, 303);
+  }
+
+  @Get('unsubscribe/:token')
+  @Header('Content-Type', HTML)
+  @Header('Content-Security-Policy', LOCKED)
+  @Header('Cache-Control', 'no-store')
+  async unsubscribeForm(@Param('token') token: string): Promise<string> {
+    return unsubscribePage(await this.signups.unsubscribeTarget(token));
+  }
+
+  /** The page's button and RFC 8058 one-click unsubscribe (List-Unsubscribe=One-Click) both land here. */
+  @Post('unsubscribe/:token')
+  @Header('Content-Type', HTML)
+  @Header('Content-Security-Policy', LOCKED)
+  async unsubscribe(@Param('token') token: string): Promise<string> {
+    await this.signups.unsubscribe(token);
+    return unsubscribedPage();
+  }
+
+  private async notFoundIfUnknown(key: string) {
+    try {
+      return await this.signups.productOfPublishableKey(key);
+    } catch (error) {
+      if (error instanceof ApiError) throw new ApiError('not_found', 'This sign-up page does not exist.');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  ApiKey,
+  APP_CONFIG,
+  AppConfig,
+  Clock,
+  enqueue,
+  EntryRecord,
+  EntryToken,
+  hashToken,
+  newId,
+  newReferralCode,
+  normalizeEmail,
+  Product,
+  QueueName,
+  recordEvent,
+  toEntry,
+  TokenPurpose,
+} from '@app/shared';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { KeyScope, KeysService } from '../auth/keys.service';
+import { ApiError } from '../common/api-error';
+import { RateLimits } from '../common/rate-limits';
+
+export interface SignupInput {
+  key: string;
+  email: unknown;
+  ref?: string;
+  ip: string;
+}
+
+/** What a hosted confirm page shows about the entry behind its link. */
+export type ConfirmStatus =
+  | { state: 'pending'; productName: string }
+  | { state: 'confirmed'; productName: string; place: number; referralLink: string | null }
+  | { state: 'invited'; productName: string };
+
+@Injectable()
+export class SignupsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: KeysService,
+    private readonly limits: RateLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  async productOfPublishableKey(key: string): Promise<{ scope: KeyScope; product: Product }> {
+    const scope = await this.keys.authenticate(key, 'publishable');
+    const product = scope && (await this.db.getRepository(Product).findOneBy({ id: scope.productId }));
+    if (!scope || !product) throw new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });
+    return { scope, product };
+  }
+
+  /**
+   * A sign-up. The answer is the same whether the address is new, pending or further along, so it
+   * tells nobody which addresses are on the list. A new address becomes a pending entry; a pending one
+   * gets a new confirmation mail (within its per-address limit); others change nothing.
+   */
+  async signUp(input: SignupInput): Promise<KeyScope> {
+    const { scope } = await this.productOfPublishableKey(input.key);
+    const email = normalizeEmail(input.email);
+    if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
+    await this.limits.signupFromIp(input.ip);
+    await this.db.transaction(async (manager) => {
+      const now = this.clock.now();
+      const id = newId('ent');
+      const inserted: { id: string }[] = await manager.query(
+        `INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
+         VALUES ($1, $2, $3, $4, 'pending', $5,
+                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
+         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id`,
+        [id, scope.productId, scope.mode, email, now, input.ref ?? null],
+      );
+      const mailDue = async () => this.limits.confirmationMailFor(`${scope.productId}:${scope.mode}:${email}`);
+      if (inserted.length > 0) {
+        const record = await manager.getRepository(EntryRecord).findOneByOrFail({ id });
+        await recordEvent(manager, 'entry.created', scope, toEntry(record), now);
+        if (await mailDue()) await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: id }, now);
+        return;
+      }
+      const existing = await manager.getRepository(EntryRecord).findOne({
+        where: { productId: scope.productId, mode: scope.mode, email },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (existing?.state !== 'pending' || !(await mailDue())) return;
+      await manager.update(EntryRecord, { id: existing.id }, { createdAt: now });
+      await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: existing.id }, now);
+    });
+    return scope;
+  }
+
+  /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
+  async confirmStatus(token: string): Promise<ConfirmStatus> {
+    const record = await this.entryOfToken(this.db.manager, token, 'confirm');
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
+    if (record.state === 'pending') return { state: 'pending', productName: product.name };
+    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
+    return {
+      state: 'confirmed',
+      productName: product.name,
+      place: await this.placeInLine(record),
+      referralLink: await this.referralLink(product, record),
+    };
+  }
+
+  /**
+   * Confirms the entry behind a confirmation link (the POST of the confirm page): it joins the line
+   * at the next confirmation number and, if it came through a referral link, moves its referrer up.
+   * Confirming again changes nothing.
+   */
+  async confirm(token: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const entry = await this.entryOfToken(manager, token, 'confirm', true);
+      if (entry.state !== 'pending') return;
+      const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
+      const now = this.clock.now();
+      const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
+        `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
+         ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + 1
+         RETURNING last_seq`,
+        [entry.productId, entry.mode],
+      );
+      Object.assign(entry, {
+        state: 'confirmed',
+        confirmedAt: now,
+        confirmationSeq: Number(seq),
+        lineKey: Number(seq) - product.referralPlaces * entry.referrals - entry.movedUp,
+        referralCode: newReferralCode(),
+      });
+      await manager.save(entry);
+      if (entry.referredBy) {
+        await manager.query(
+          `UPDATE entries SET referrals = referrals + 1, line_key = line_key - $2 WHERE id = $1`,
+          [entry.referredBy, product.referralPlaces],
+        );
+      }
+      await recordEvent(manager, 'entry.confirmed', entry, toEntry(entry), now);
+    });
+  }
+
+  /** The product name behind an unsubscribe link, for its page; 404 when the link is spent. */
+  async unsubscribeTarget(token: string): Promise<string> {
+    const entry = await this.entryOfToken(this.db.manager, token, 'unsubscribe');
+    return (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name;
+  }
+
+  /** Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was. */
+  async unsubscribe(token: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
+      await manager.delete(EntryRecord, { id: entry.id });
+      await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), this.clock.now());
+    });
+  }
+
+  private async entryOfToken(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<EntryRecord> {
+    const found = await manager.getRepository(EntryToken).findOneBy({ hash: hashToken(token), purpose });
+    const entry =
+      found &&
+      (await manager
+        .getRepository(EntryRecord)
+        .findOne({ where: { id: found.entryId }, lock: lock ? { mode: 'pessimistic_write' } : undefined }));
+    if (!entry) throw new ApiError('not_found', 'This link is no longer valid.');
+    return entry;
+  }
+
+  /** 1 for the front of the line: the waiting entries ahead of this one in line order, plus one. */
+  private async placeInLine(entry: EntryRecord): Promise<number> {
+    const [{ ahead }]: { ahead: string }[] = await this.db.query(
+      `SELECT count(*) AS ahead FROM entries
+       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
+         AND (line_key, (moved_up = 0), confirmation_seq) < ($3, $4, $5)`,
+      [entry.productId, entry.mode, entry.lineKey, entry.movedUp === 0, entry.confirmationSeq],
+    );
+    return Number(ahead) + 1;
+  }
+
+  /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
+  private async referralLink(product: Product, entry: EntryRecord): Promise<string | null> {
+    if (!entry.referralCode) return null;
+    let base = product.signupUrl;
+    if (!base) {
+      const key = await this.db.getRepository(ApiKey).findOne({
+        where: { productId: product.id, mode: entry.mode, kind: 'publishable', revokedAt: IsNull() },
+        order: { createdAt: 'DESC' },
+      });
+      if (!key) return null;
+      base = `${this.config.PUBLIC_BASE_URL}/w/${key.hint}`;
+    }
+    const url = new URL(base);
+    url.searchParams.set('ref', entry.referralCode);
+    return url.toString();
+  }
+}

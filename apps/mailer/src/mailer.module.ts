@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import {
+  AppConfig,
+  Clock,
+  ConfigModule,
+  DatabaseModule,
+  outboxRelayProvider,
+  QueueName,
+  QueuesModule,
+  RedisClient,
+} from '@app/shared';
+import type { JobsOptions } from 'bullmq';
+import { MailProcessor } from './mail.processor';
+import { MailTransport } from './mail-transport';
+
+/** Confirmation mails retry for about a day and a half of SMTP trouble before they are given up. */
+const MAIL_JOB_OPTIONS: JobsOptions = {
+  attempts: 12,
+  backoff: { type: 'exponential', delay: 15_000 },
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 86_400 },
+};
+
+@Module({})
+export class MailerModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: MailerModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Mail)],
+      providers: [Clock, RedisClient, MailTransport, MailProcessor, outboxRelayProvider(QueueName.Mail, () => MAIL_JOB_OPTIONS)],
+    };
+  }
+}

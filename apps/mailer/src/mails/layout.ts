@@ -1,0 +1,16 @@
+import { escapeHtml } from '@app/shared';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+
+/** The HTML frame every mail shares, with its unsubscribe link at the foot. */
+export function mailLayout(body: string, unsubscribeUrl: string): string {
+  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;line-height:1.5">
+<div style="max-width:520px;margin:0 auto;padding:24px">${body}
+<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${escapeHtml(unsubscribeUrl)}" style="color:#59636e">Unsubscribe</a></p>
+</div></body></html>`;
+}

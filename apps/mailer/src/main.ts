@@ -1,0 +1,8 @@
+import 'reflect-metadata';
+import { runWorker } from '@app/shared';
+import { MailerModule } from './mailer.module';
+
+runWorker((config) => MailerModule.register(config)).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});

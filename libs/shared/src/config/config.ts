@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { parseDuration, parseRateLimit } from './durations';
+
+export const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, 'development-only-key').toString('base64');
+
+const duration = (example: string, min = 1) =>
+  z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms === null || ms < min) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration like ${example} (units ms, s, m, h, d)` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const rateLimit = (example: string) =>
+  z.string().transform((text, ctx) => {
+    const limit = parseRateLimit(text);
+    if (!limit) {
+      ctx.addIssue({ code: 'custom', message: `expected requests per window like ${example} (window of 1s or more)` });
+      return z.NEVER;
+    }
+    return limit;
+  });
+
+const url = (protocols: string[], example: string) =>
+  z.string().refine(
+    (text) => URL.canParse(text) && protocols.includes(new URL(text).protocol),
+    `expected a ${protocols.join(' or ')} URL like ${example}`,
+  );
+
+const port = z.coerce.number({ message: 'expected a port number' }).int().min(1).max(65535);
+
+const bool = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
+
+const schema = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    PORT: port.default(3000),
+    HEALTH_PORT: port.optional(),
+    PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://waitlist.example.com')
+      .default('http://localhost:3000')
+      .transform((text) => text.replace(/\/+$/, '')),
+    DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/waitlist').default(
+      'postgres://postgres@localhost:5432/waitlist',
+    ),
+    REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379').default('redis://localhost:6379'),
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -')
+      .default('waitlist'),
+    SMTP_URL: url(['smtp:', 'smtps:'], 'smtp://user:pass@host:587').optional(),
+    MAIL_FROM: z.string().min(3, 'expected a sender like Waitlist <no-reply@example.com>').default('Waitlist <no-reply@localhost>'),
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((text) => Buffer.from(text, 'base64').length === 32, 'expected 32 random bytes in base64 (openssl rand -base64 32)')
+      .optional(),
+    WEBHOOK_RETRY_DELAYS: z.string().default('1m,5m,30m,2h,8h').transform((text, ctx) => {
+      const delays = text.split(',').map((part) => parseDuration(part));
+      if (delays.some((ms) => ms === null)) {
+        ctx.addIssue({ code: 'custom', message: 'expected a comma-separated list of durations like 1m,5m,30m,2h,8h' });
+        return z.NEVER;
+      }
+      return delays as number[];
+    }),
+    WEBHOOK_TIMEOUT: duration('5s').prefault('5s'),
+    WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+    INVITE_CODE_TTL: duration('30d').prefault('30d'),
+    PENDING_ENTRY_TTL: duration('14d').prefault('14d'),
+    IDEMPOTENCY_TTL: duration('24h').prefault('24h'),
+    MAINTENANCE_INTERVAL: duration('1m', 10).prefault('1m'),
+    RATE_LIMIT_API: rateLimit('100/1s').prefault('100/1s'),
+    RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
+    RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),
+    TRUST_PROXY: bool.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENCRYPTION_KEY'],
+        message: 'must be set when NODE_ENV=production (openssl rand -base64 32)',
+      });
+    }
+  });
+
+type Env = z.output<typeof schema>;
+
+export interface AppConfig extends Omit<Env, 'ENCRYPTION_KEY'> {
+  ENCRYPTION_KEY: Buffer;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; the error names every bad variable and what it expects. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return {
+    ...result.data,
+    ENCRYPTION_KEY: Buffer.from(result.data.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY, 'base64'),
+  };
+}
+
+/** Injection token and module-free holder: every app receives its config object explicitly. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

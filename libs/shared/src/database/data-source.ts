@@ -1,0 +1,21 @@
+import { DataSource } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { Initial1763805600000 } from './migrations/1763805600000-initial';
+
+export const MIGRATIONS = [Initial1763805600000];
+
+/** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'each',
+  };
+}
+
+export function createDataSource(url: string): DataSource {
+  return new DataSource(dataSourceOptions(url));
+}

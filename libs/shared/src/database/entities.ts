@@ -1,0 +1,102 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
+import type { Mode } from '../domain/modes';
+
+/** bigint columns come back from pg as strings; every number we keep in them fits a JS number. */
+const bigintNumber: ValueTransformer = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | null) => (value === null ? null : Number(value)),
+};
+
+@Entity('products')
+export class Product {
+  @PrimaryColumn('text') id!: string;
+  @Column('text') name!: string;
+  @Column('text', { name: 'invite_url', nullable: true }) inviteUrl!: string | null;
+  @Column('text', { name: 'signup_url', nullable: true }) signupUrl!: string | null;
+  @Column('int', { name: 'referral_places', default: 1 }) referralPlaces!: number;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+}
+
+export type KeyKind = 'secret' | 'publishable';
+
+@Entity('api_keys')
+export class ApiKey {
+  @PrimaryColumn('text') id!: string;
+  @Column('text', { name: 'product_id' }) productId!: string;
+  @Column('text') mode!: Mode;
+  @Column('text') kind!: KeyKind;
+  /** SHA-256 of the whole key; the key itself is shown once and never stored. */
+  @Column('bytea') hash!: Buffer;
+  /** What the dashboard may show: the publishable key whole, a secret key's first and last characters. */
+  @Column('text') hint!: string;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  @Column('timestamp with time zone', { name: 'revoked_at', precision: 3, nullable: true }) revokedAt!: Date | null;
+  @Column('timestamp with time zone', { name: 'last_used_at', precision: 3, nullable: true }) lastUsedAt!: Date | null;
+}
+
+export const ENTRY_STATES = ['pending', 'confirmed', 'invited', 'redeemed'] as const;
+export type EntryState = (typeof ENTRY_STATES)[number];
+
+@Entity('entries')
+export class EntryRecord {
+  @PrimaryColumn('text') id!: string;
+  @Column('text', { name: 'product_id' }) productId!: string;
+  @Column('text') mode!: Mode;
+  @Column('text') email!: string;
+  @Column('text') state!: EntryState;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  @Column('timestamp with time zone', { name: 'confirmed_at', precision: 3, nullable: true }) confirmedAt!: Date | null;
+  @Column('timestamp with time zone', { name: 'invited_at', precision: 3, nullable: true }) invitedAt!: Date | null;
+  @Column('timestamp with time zone', { name: 'redeemed_at', precision: 3, nullable: true }) redeemedAt!: Date | null;
+  @Column('text', { name: 'referral_code', nullable: true }) referralCode!: string | null;
+  @Column('int') referrals!: number;
+  /** The entry whose referral link this one signed up through; counted when this one confirms. */
+  @Column('text', { name: 'referred_by', nullable: true }) referredBy!: string | null;
+  /** Order of confirmation within the product and mode (1, 2, 3, …). */
+  @Column('bigint', { name: 'confirmation_seq', nullable: true, transformer: bigintNumber })
+  confirmationSeq!: number | null;
+  @Column('bigint', { name: 'moved_up', transformer: bigintNumber }) movedUp!: number;
+  /** confirmation_seq − referral places × referrals − moved_up: the line is this key ascending. */
+  @Column('bigint', { name: 'line_key', nullable: true, transformer: bigintNumber }) lineKey!: number | null;
+}
+
+export type TokenPurpose = 'confirm' | 'unsubscribe';
+
+@Entity('entry_tokens')
+export class EntryToken {
+  @PrimaryColumn('bytea') hash!: Buffer;
+  @Index()
+  @Column('text', { name: 'entry_id' })
+  entryId!: string;
+  @Column('text') purpose!: TokenPurpose;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+}
+
+@Entity('line_counters')
+export class LineCounter {
+  @PrimaryColumn('text', { name: 'product_id' }) productId!: string;
+  @PrimaryColumn('text') mode!: Mode;
+  @Column('bigint', { name: 'last_seq', transformer: bigintNumber }) lastSeq!: number;
+}
+
+@Entity('events')
+export class EventRecord {
+  @PrimaryColumn('text') id!: string;
+  @Column('text', { name: 'product_id' }) productId!: string;
+  @Column('text') mode!: Mode;
+  @Column('text') type!: string;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** The envelope exactly as it is sent; deleted once every delivery succeeded or was given up. */
+  @Column('text', { nullable: true }) body!: string | null;
+}
+
+@Entity('outbox')
+export class OutboxMessage {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' }) id!: string;
+  @Column('text') queue!: string;
+  @Column('text') name!: string;
+  @Column('jsonb') data!: object;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+}
+
+export const ENTITIES = [Product, ApiKey, EntryRecord, EntryToken, LineCounter, EventRecord, OutboxMessage];

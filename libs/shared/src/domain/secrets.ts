@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key';
+
+/** A prefixed id such as ent_5f0c…: 96 random bits, hex. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/** A URL-safe secret token with 256 random bits (confirmation, unsubscribe and invitation codes, keys). */
+export function newToken(prefix = ''): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+/** Tokens and keys are stored only as their SHA-256 hash. */
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+const REFERRAL_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+
+/** A short, readable referral code: 12 characters of an alphabet without look-alikes (60 bits). */
+export function newReferralCode(): string {
+  return Array.from(randomBytes(12), (byte) => REFERRAL_ALPHABET[byte % REFERRAL_ALPHABET.length]).join('');
+}

@@ -1,0 +1,31 @@
+import { createServer, Server } from 'node:http';
+import { withTimeout } from '../queues/redis';
+
+export type ReadinessChecks = Record<string, () => Promise<unknown>>;
+
+/**
+ * /healthz and /readyz for the worker apps on HEALTH_PORT, answering like the API's: 200 when every
+ * check answers within two seconds, else 503 naming the ones that did not.
+ */
+export function startHealthServer(port: number, checks: ReadinessChecks): Promise<Server> {
+  const server = createServer((request, response) => {
+    const reply = (status: number, body: object) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (request.url === '/healthz') return reply(200, { status: 'ok' });
+    if (request.url !== '/readyz') return reply(404, { error: { code: 'not_found', message: 'No such resource.' } });
+    void Promise.all(
+      Object.entries(checks).map(async ([name, check]) => [
+        name,
+        await withTimeout(check(), 2000, name).then(
+          () => 'ok',
+          () => 'unavailable',
+        ),
+      ]),
+    ).then((results) => {
+      const ok = results.every(([, result]) => result === 'ok');
+      reply(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    });
+  });
+  return new Promise((resolve) => server.listen(port, () => resolve(server)));
+}

@@ -1,0 +1,27 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { QueueName } from '../queues/contract';
+import { redisOptions } from '../queues/redis';
+
+/** BullMQ on REDIS_URL under QUEUE_PREFIX, for the workers of the queues given here. */
+@Module({})
+export class QueuesModule {
+  static register(...queues: QueueName[]): DynamicModule {
+    return {
+      module: QueuesModule,
+      imports: [
+        BullModule.forRootAsync({
+          inject: [APP_CONFIG],
+          // Workers block on Redis, so their connections must keep retrying.
+          useFactory: (config: AppConfig) => ({
+            connection: { ...redisOptions(config.REDIS_URL), maxRetriesPerRequest: null },
+            prefix: config.QUEUE_PREFIX,
+          }),
+        }),
+        ...queues.map((name) => BullModule.registerQueue({ name })),
+      ],
+      exports: [BullModule],
+    };
+  }
+}

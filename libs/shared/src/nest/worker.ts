@@ -1,0 +1,43 @@
+import { INestApplicationContext, Provider } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { JobsOptions, Queue } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, loadConfig } from '../config/config';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { QueueName } from '../queues/contract';
+import { commandOptions } from '../queues/redis';
+import { startHealthServer } from './health-server';
+import { RedisClient } from './redis-client';
+
+/**
+ * The outbox relay of one queue, started and stopped with the app that owns the queue. It adds jobs
+ * through a connection of its own that fails at once while Redis is away (rows then wait in the outbox).
+ */
+export function outboxRelayProvider(queue: QueueName, jobOptions: (name: string) => JobsOptions): Provider {
+  return {
+    provide: OutboxRelay,
+    inject: [getDataSourceToken(), APP_CONFIG],
+    useFactory: (db: DataSource, config: AppConfig) =>
+      new OutboxRelay(db, new Queue(queue, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX }), jobOptions),
+  };
+}
+
+/** Runs a worker app: a Nest application context, plus /healthz and /readyz when HEALTH_PORT is set. */
+export async function runWorker(moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
+  const config = loadConfig();
+  const app = await NestFactory.createApplicationContext(moduleFor(config), {
+    logger: config.LOG_LEVEL === 'silent' ? false : undefined,
+  });
+  app.enableShutdownHooks();
+  if (config.HEALTH_PORT) {
+    const db = app.get<DataSource>(getDataSourceToken());
+    const redis = app.get(RedisClient);
+    const server = await startHealthServer(config.HEALTH_PORT, {
+      database: () => db.query('SELECT 1'),
+      redis: () => redis.ping(),
+    });
+    process.once('SIGTERM', () => server.close());
+  }
+  return app;
+}
