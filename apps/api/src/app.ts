@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig } from '@app/shared';
+import { AppConfig, nestLogLevels } from '@app/shared';
 import type { FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 
@@ -24,7 +24,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(config), adapter, {
-    logger: config.LOG_LEVEL === 'silent' ? false : undefined,
+    logger: nestLogLevels(config.LOG_LEVEL),
   });
   app.enableShutdownHooks();
   return app;

@@ -20,20 +20,26 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where
  * The JSON body of an API request, parsed with a schema. It runs after the guards, so that
  * authentication is checked before validation (DESIGN.md §3).
  */
-export const JsonBody = createParamDecorator((schema: z.ZodType, context: ExecutionContext) => {
+const JsonBodyParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   const type = String(request.headers['content-type'] ?? '');
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('invalid_request', 'Send the request body as application/json.');
   }
-  return parseInput(schema, request.body, 'body');
+  return parseInput(shape, request.body, 'body');
 });
 
-/** Query parameters parsed with a schema; repeated parameters are refused rather than guessed at. */
-export const Query = createParamDecorator((schema: z.ZodType, context: ExecutionContext) => {
+const QueryParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return parseInput(schema, request.query, 'query');
+  return parseInput(shape, request.query, 'query');
 });
+
+// Nest takes a decorator argument with a transform() method for a pipe (zod schemas have one) and
+// { schema } for its own validation; ours goes in { shape } so that parseInput gives our error body.
+export const JsonBody = (schema: z.ZodType) => JsonBodyParam({ shape: schema });
+
+/** Query parameters parsed with a schema; repeated parameters are refused rather than guessed at. */
+export const Query = (schema: z.ZodType) => QueryParam({ shape: schema });
 
 /** A query value that appears once: Fastify turns a repeated parameter into an array. */
 export const single = z.string({ message: 'expected a single value' });

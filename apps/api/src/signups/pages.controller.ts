@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
@@ -58,6 +58,7 @@ export class PagesController {
 
   /** The page's button and RFC 8058 one-click unsubscribe (List-Unsubscribe=One-Click) both land here. */
   @Post('unsubscribe/:token')
+  @HttpCode(200)
   @Header('Content-Type', HTML)
   @Header('Content-Security-Policy', LOCKED)
   async unsubscribe(@Param('token') token: string): Promise<string> {

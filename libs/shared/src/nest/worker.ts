@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { JobsOptions, Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, loadConfig } from '../config/config';
+import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { QueueName } from '../queues/contract';
 import { commandOptions } from '../queues/redis';
@@ -27,7 +27,7 @@ export function outboxRelayProvider(queue: QueueName, jobOptions: (name: string)
 export async function runWorker(moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(moduleFor(config), {
-    logger: config.LOG_LEVEL === 'silent' ? false : undefined,
+    logger: nestLogLevels(config.LOG_LEVEL),
   });
   app.enableShutdownHooks();
   if (config.HEALTH_PORT) {

@@ -1,0 +1,16 @@
+/** Unit tests beside the code (*.spec.ts), end-to-end tests under test/ (*.e2e-spec.ts). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testRegex: '\\.(e2e-)?spec\\.ts$',
+  // Nest 12 ships ESM only; swc turns it (and our TypeScript) into CommonJS for jest on Node 20.
+  transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
+  transformIgnorePatterns: [],
+  moduleNameMapper: {
+    '^@app/shared$': '<rootDir>/libs/shared/src',
+    '^@app/shared/(.*)$': '<rootDir>/libs/shared/src/$1',
+  },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30_000,
+};

@@ -1,0 +1,252 @@
+import { EntryRecord, EventRecord } from '@app/shared';
+import { bearer, confirmPath, events, joinLine, signUp } from './support/flows';
+import { linkIn } from './support/smtp-sink';
+import { Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
+
+describe('sign-up, confirm and unsubscribe', () => {
+  let stack: Stack;
+  let product: Product;
+  let pk: string;
+
+  beforeAll(async () => {
+    // The webhooks app is left out so that event bodies stay for the assertions.
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    product = await stack.createProduct({ name: 'Acme <Beta>' });
+    pk = product.keys.test.publishable;
+  });
+  afterAll(() => stack.stop());
+
+  const entry = (email: string) => stack.db.getRepository(EntryRecord).findOneBy({ email });
+
+  it('a sign-up answers 202, keeps a pending entry and emits entry.created', async () => {
+    const response = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: pk, email: '  Ada@Example.COM ' } });
+    expect(response.status).toBe(202);
+    expect(response.json()).toEqual({ status: 'received' });
+    const record = await entry('ada@example.com');
+    expect(record).toMatchObject({ state: 'pending', mode: 'test', productId: product.id, referralCode: null, confirmedAt: null });
+    const created = (await events(stack)).filter((event) => event.type === 'entry.created');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ mode: 'test', productId: product.id, data: { entry: { email: 'ada@example.com', state: 'pending' } } });
+    expect(created[0].id).toMatch(/^evt_/);
+  });
+
+  it('the confirmation mail has text and HTML parts, the product name, its links and List-Unsubscribe headers', async () => {
+    const mail = await stack.mail.waitFor('ada@example.com');
+    expect(mail.subject).toContain('Acme <Beta>');
+    expect(mail.from).toContain('Acme <Beta>');
+    expect(mail.text).toContain(`${stack.config.PUBLIC_BASE_URL}/confirm/`);
+    const unsubscribe = linkIn(mail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`);
+    expect(mail.html).toContain('Acme &lt;Beta&gt;');
+    expect(mail.html).toContain(unsubscribe);
+    expect(mail.headers['list-unsubscribe']).toBe(`<${unsubscribe}>`);
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('GET on a confirm link shows a button and changes nothing; the POST confirms', async () => {
+    const path = await confirmPath(stack, 'ada@example.com');
+    const before = await stack.db.getRepository(EventRecord).count();
+    const page = await stack.request({ method: 'GET', url: path });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('<form method="post">');
+    expect(page.text).toContain('Acme &lt;Beta&gt;');
+    expect((await entry('ada@example.com'))?.state).toBe('pending');
+    expect(await stack.db.getRepository(EventRecord).count()).toBe(before);
+
+    const confirmed = await stack.request({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.location).toBe(path);
+    const record = await entry('ada@example.com');
+    expect(record).toMatchObject({ state: 'confirmed', confirmationSeq: 1, referrals: 0 });
+    expect(record?.confirmedAt).toBeInstanceOf(Date);
+    expect(record?.referralCode).toMatch(/^[a-z2-9]{12}$/);
+    const confirmedEvents = (await events(stack)).filter((event) => event.type === 'entry.confirmed');
+    expect(confirmedEvents).toHaveLength(1);
+    expect(confirmedEvents[0].data.entry).toMatchObject({ state: 'confirmed', referralCode: record?.referralCode });
+  });
+
+  it('the confirmed page shows the place in line and the referral link; confirming again changes nothing', async () => {
+    const path = await confirmPath(stack, 'ada@example.com');
+    const again = await stack.request({ method: 'POST', url: path });
+    expect(again.status).toBe(303);
+    const page = await stack.request({ method: 'GET', url: path });
+    const record = await entry('ada@example.com');
+    expect(page.text).toContain('#1');
+    expect(page.text).toContain(`${stack.config.PUBLIC_BASE_URL}/w/${pk}?ref=${record?.referralCode}`);
+    expect((await events(stack)).filter((event) => event.type === 'entry.confirmed')).toHaveLength(1);
+  });
+
+  it('a confirmed referral moves the referrer up by the product referral places, once', async () => {
+    const referrer = await joinLine(stack, pk, 'ref-owner@example.com');
+    const before = await joinLine(stack, pk, 'early@example.com');
+    expect(referrer.lineKey).toBe(2);
+    await signUp(stack, pk, 'friend@example.com', referrer.referralCode!);
+    expect((await entry('ref-owner@example.com'))?.referrals).toBe(0);
+    const path = await confirmPath(stack, 'friend@example.com');
+    await stack.request({ method: 'POST', url: path });
+    await stack.request({ method: 'POST', url: path });
+    const after = await entry('ref-owner@example.com');
+    expect(after).toMatchObject({ referrals: 1, lineKey: 1 });
+    expect(before.lineKey).toBe(3);
+    // ada (1), ref-owner (key 1, confirmed later) → place 2; early (3) → place 3
+    const page = await stack.request({ method: 'GET', url: await confirmPath(stack, 'early@example.com') });
+    expect(page.text).toContain('#3');
+  });
+
+  it('an unknown ref is ignored', async () => {
+    await joinLine(stack, pk, 'stranger@example.com', 'nosuchcode');
+    expect((await entry('stranger@example.com'))?.referredBy).toBeNull();
+  });
+
+  it('a repeated sign-up of a pending address sends a new mail and updates createdAt, without an event', async () => {
+    await signUp(stack, pk, 'twice@example.com');
+    await stack.mail.waitFor('twice@example.com');
+    const first = await entry('twice@example.com');
+    const eventCount = await stack.db.getRepository(EventRecord).count();
+    await signUp(stack, pk, 'TWICE@example.com');
+    await stack.mail.waitFor('twice@example.com', 2);
+    const second = await entry('twice@example.com');
+    expect(second?.id).toBe(first?.id);
+    expect(second!.createdAt.getTime()).toBeGreaterThanOrEqual(first!.createdAt.getTime());
+    expect(await stack.db.getRepository(EventRecord).count()).toBe(eventCount);
+    // Both mails' links work: the older one confirms as well.
+    const firstLink = new URL(linkIn(stack.mail.to('twice@example.com')[0], `${stack.config.PUBLIC_BASE_URL}/confirm/`)).pathname;
+    expect((await stack.request({ method: 'POST', url: firstLink })).status).toBe(303);
+    expect((await entry('twice@example.com'))?.state).toBe('confirmed');
+  });
+
+  it('a sign-up of a confirmed address answers the same and sends nothing', async () => {
+    const mailsBefore = stack.mail.to('ada@example.com').length;
+    await signUp(stack, pk, 'ada@example.com');
+    await joinLine(stack, pk, 'marker@example.com');
+    expect(stack.mail.to('ada@example.com')).toHaveLength(mailsBefore);
+  });
+
+  it('an HTML form sign-up answers 303 to the check-your-inbox page', async () => {
+    const response = await stack.request({
+      method: 'POST',
+      url: '/public/v1/signups',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `key=${encodeURIComponent(pk)}&email=form%40example.com`,
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe(`/w/${pk}/sent`);
+    const page = await stack.request({ method: 'GET', url: response.headers.location as string });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Check your inbox');
+    await stack.mail.waitFor('form@example.com');
+  });
+
+  it('the hosted sign-up page carries the key and the ref, escaped', async () => {
+    const page = await stack.request({ method: 'GET', url: `/w/${pk}?ref=%22%3E%3Cscript%3E` });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('action="/public/v1/signups"');
+    expect(page.text).toContain(`value="${pk}"`);
+    expect(page.text).toContain('value="&quot;&gt;&lt;script&gt;"');
+    expect(page.text).not.toContain('<script>');
+    expect((await stack.request({ method: 'GET', url: '/w/pk_test_unknown' })).status).toBe(404);
+  });
+
+  it('an unknown or secret key is 401; a bad address is 400 invalid_email', async () => {
+    for (const key of ['pk_test_nope', product.keys.test.secret, '']) {
+      const response = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email: 'x@example.com' } });
+      expect(response.status).toBe(401);
+      expect(response.json().error.code).toBe('unauthorized');
+    }
+    const bad = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: pk, email: 'not-an-address' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error.code).toBe('invalid_email');
+    expect(await entry('x@example.com')).toBeNull();
+  });
+
+  it('unsubscribe: GET shows a page and changes nothing; POST deletes the entry with entry.unsubscribed', async () => {
+    const mail = await stack.mail.waitFor('ada@example.com');
+    const path = new URL(linkIn(mail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname;
+    const page = await stack.request({ method: 'GET', url: path });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post">');
+    const asItWas = await entry('ada@example.com');
+    expect(asItWas).not.toBeNull();
+
+    const done = await stack.request({ method: 'POST', url: path });
+    expect(done.status).toBe(200);
+    expect(await entry('ada@example.com')).toBeNull();
+    const unsubscribed = (await events(stack)).filter((event) => event.type === 'entry.unsubscribed');
+    expect(unsubscribed).toHaveLength(1);
+    expect(unsubscribed[0].data.entry).toMatchObject({ id: asItWas!.id, email: 'ada@example.com', state: 'confirmed' });
+    expect((await stack.request({ method: 'GET', url: path })).status).toBe(404);
+  });
+
+  it('RFC 8058 one-click unsubscribe works on the same URL', async () => {
+    await signUp(stack, pk, 'oneclick@example.com');
+    const mail = await stack.mail.waitFor('oneclick@example.com');
+    const path = new URL(linkIn(mail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname;
+    const response = await stack.request({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(response.status).toBe(200);
+    expect(await entry('oneclick@example.com')).toBeNull();
+  });
+
+  it('the entry is found through the API with the secret key after confirming', async () => {
+    await joinLine(stack, pk, 'api-visible@example.com');
+    const response = await stack.request({ method: 'GET', url: '/api/v1/entries?email=API-Visible@example.com', headers: bearer(product.keys.test.secret) });
+    expect(response.status).toBe(200);
+    expect(response.json().data).toHaveLength(1);
+    expect(response.json().data[0]).toMatchObject({ email: 'api-visible@example.com', state: 'confirmed' });
+  });
+});
+
+describe('sign-up limits', () => {
+  let stack: Stack;
+  let pk: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      apps: ['api', 'mailer'],
+      env: { RATE_LIMIT_SIGNUP: '4/1m', RATE_LIMIT_SIGNUP_ADDRESS: '2/1h' },
+    });
+    pk = (await stack.createProduct()).keys.live.publishable;
+  });
+  afterAll(() => stack.stop());
+
+  it('a pending address gets at most RATE_LIMIT_SIGNUP_ADDRESS mails; further sign-ups answer the same', async () => {
+    for (let i = 0; i < 3; i++) await signUp(stack, pk, 'flood@example.com');
+    await stack.mail.waitFor('flood@example.com', 2);
+    await signUp(stack, pk, 'after-flood@example.com');
+    await stack.mail.waitFor('after-flood@example.com');
+    expect(stack.mail.to('flood@example.com')).toHaveLength(2);
+  });
+
+  it('sign-ups from one IP over RATE_LIMIT_SIGNUP get 429 with Retry-After in whole seconds', async () => {
+    const response = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: pk, email: 'late@example.com' } });
+    expect(response.status).toBe(429);
+    expect(response.json().error.code).toBe('rate_limited');
+    expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect(await stack.db.getRepository(EntryRecord).findOneBy({ email: 'late@example.com' })).toBeNull();
+  });
+});
+
+describe('pending entries', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { PENDING_ENTRY_TTL: '1s', MAINTENANCE_INTERVAL: '100ms' } });
+  });
+  afterAll(() => stack.stop());
+
+  it('are deleted after PENDING_ENTRY_TTL without an event; confirmed ones stay', async () => {
+    const pk = (await stack.createProduct()).keys.test.publishable;
+    const kept = await joinLine(stack, pk, 'kept@example.com');
+    await signUp(stack, pk, 'forgotten@example.com');
+    const eventsBefore = await stack.db.getRepository(EventRecord).count();
+    const entries = stack.db.getRepository(EntryRecord);
+    await waitFor(async () => (await entries.findOneBy({ email: 'forgotten@example.com' })) === null, 'the purge');
+    expect(await entries.findOneBy({ id: kept.id })).not.toBeNull();
+    expect(await stack.db.getRepository(EventRecord).count()).toBe(eventsBefore);
+  });
+});

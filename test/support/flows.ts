@@ -1,0 +1,33 @@
+import { EntryRecord, EventRecord } from '@app/shared';
+import { linkIn } from './smtp-sink';
+import { Stack } from './stack';
+
+/** Signs an address up through the public JSON endpoint and expects 202. */
+export async function signUp(stack: Stack, key: string, email: string, ref?: string): Promise<void> {
+  const response = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email, ...(ref ? { ref } : {}) } });
+  if (response.status !== 202) throw new Error(`Sign-up answered ${response.status}: ${response.text}`);
+}
+
+/** The path of the confirmation link in the newest confirmation mail to `email` (waits for it). */
+export async function confirmPath(stack: Stack, email: string, count = 1): Promise<string> {
+  const mail = await stack.mail.waitFor(email, count);
+  return new URL(linkIn(mail, `${stack.config.PUBLIC_BASE_URL}/confirm/`)).pathname;
+}
+
+/** Signs up, opens the mail and presses the confirm button: a confirmed entry. */
+export async function joinLine(stack: Stack, key: string, email: string, ref?: string): Promise<EntryRecord> {
+  await signUp(stack, key, email, ref);
+  const response = await stack.request({ method: 'POST', url: await confirmPath(stack, email) });
+  if (response.status !== 303) throw new Error(`Confirm answered ${response.status}: ${response.text}`);
+  return stack.db.getRepository(EntryRecord).findOneByOrFail({ email });
+}
+
+export function bearer(secret: string): Record<string, string> {
+  return { authorization: `Bearer ${secret}` };
+}
+
+/** The events committed so far, oldest first, as their envelopes. */
+export async function events(stack: Stack): Promise<{ id: string; type: string; mode: string; productId: string; data: { entry: Record<string, unknown> } }[]> {
+  const rows = await stack.db.getRepository(EventRecord).find({ order: { createdAt: 'ASC' } });
+  return rows.map((row) => (row.body ? JSON.parse(row.body) : { id: row.id, type: row.type, mode: row.mode, productId: row.productId, data: null }));
+}

@@ -1,0 +1,11 @@
+import { admin, TEMPLATE_ENV } from './databases';
+
+/** Drops the template and whatever copy a crashed test file left behind. */
+export default async function globalTeardown(): Promise<void> {
+  const template = process.env[TEMPLATE_ENV];
+  if (!template) return;
+  await admin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${template}%`]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  });
+}

@@ -1,0 +1,81 @@
+import { simpleParser } from 'mailparser';
+import { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { waitFor } from './wait';
+
+export interface SinkMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Raw header values by lowercased name. */
+  headers: Record<string, string>;
+  from: string;
+}
+
+/** A real SMTP server in the test process that keeps what it accepts and can refuse recipients. */
+export class SmtpSink {
+  readonly mails: SinkMail[] = [];
+  /** Recipients to refuse with a 550, as a mail server would for an unknown mailbox. */
+  readonly refuse = new Set<string>();
+  private readonly server: SMTPServer;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.refuse.has(address.address.toLowerCase())) {
+          const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+          return callback(error);
+        }
+        callback();
+      },
+      onData: (stream, _session, callback) => {
+        simpleParser(stream)
+          .then((parsed) => {
+            const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
+            this.mails.push({
+              to: to?.value[0]?.address ?? '',
+              from: parsed.from?.text ?? '',
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              headers: Object.fromEntries(
+                parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
+              ),
+            });
+            callback();
+          })
+          .catch(callback);
+      },
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  to(address: string): SinkMail[] {
+    return this.mails.filter((mail) => mail.to === address);
+  }
+
+  /** Waits until `address` has received `count` mails, and returns the newest. */
+  async waitFor(address: string, count = 1): Promise<SinkMail> {
+    await waitFor(() => this.to(address).length >= count, `${count} mail(s) to ${address}`);
+    return this.to(address).at(-1)!;
+  }
+}
+
+/** The first absolute link in a mail's text part that starts with `prefix`. */
+export function linkIn(mail: SinkMail, prefix: string): string {
+  const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));
+  if (!link) throw new Error(`No ${prefix}… link in the mail "${mail.subject}"`);
+  return link;
+}
