@@ -8,7 +8,7 @@ import { JsonBody, Query } from '../common/validation';
 import { InvitationsService } from './invitations.service';
 
 /** The invited check knows one error: whatever is wrong with the address is invalid_email. */
-const emailOnly = z.object({ email: z.unknown() }).transform(({ email }) => {
+const emailOnly = z.object({ email: z.unknown().optional() }).transform(({ email }) => {
   const normalized = normalizeEmail(email);
   if (!normalized) throw new ApiError('invalid_email', 'email must be a valid email address.', { param: 'email' });
   return normalized;

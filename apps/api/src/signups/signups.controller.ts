@@ -8,7 +8,7 @@ import { SignupsService } from './signups.service';
 const SIGNUP = z.object({
   // A missing or malformed key is an unknown key: 401, like any other.
   key: z.string().max(200).catch(''),
-  email: z.unknown(),
+  email: z.unknown().optional(),
   ref: z.string().max(100).optional().catch(undefined),
 });
 
