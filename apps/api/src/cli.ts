@@ -81,8 +81,9 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       }
       case 'keys create': {
         const productId = required(values.product, '--product');
+        const keyMode = mode(values.mode);
         if (!(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
-        const pair = await keys.createPair(productId, mode(values.mode));
+        const pair = await keys.createPair(productId, keyMode);
         return { json: pair, text: `secret:      ${pair.secret}\npublishable: ${pair.publishable}` };
       }
       case 'keys revoke': {

@@ -1,0 +1,68 @@
+import { loadConfig } from './config';
+import { parseDuration, parseRateLimit } from './durations';
+
+describe(loadConfig.name, () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      DATABASE_URL: 'postgres://postgres@localhost:5432/waitlist',
+      REDIS_URL: 'redis://localhost:6379',
+      QUEUE_PREFIX: 'waitlist',
+      MAIL_FROM: 'Waitlist <no-reply@localhost>',
+      WEBHOOK_RETRY_DELAYS: [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000],
+      WEBHOOK_TIMEOUT: 5_000,
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+      INVITE_CODE_TTL: 30 * 86_400_000,
+      PENDING_ENTRY_TTL: 14 * 86_400_000,
+      IDEMPOTENCY_TTL: 86_400_000,
+      MAINTENANCE_INTERVAL: 60_000,
+      RATE_LIMIT_API: { points: 100, durationMs: 1_000 },
+      RATE_LIMIT_SIGNUP: { points: 10, durationMs: 60_000 },
+      RATE_LIMIT_SIGNUP_ADDRESS: { points: 5, durationMs: 3_600_000 },
+    });
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.HEALTH_PORT).toBeUndefined();
+    expect(config.ENCRYPTION_KEY).toHaveLength(32);
+  });
+
+  it('names every bad variable and what it expects', () => {
+    const load = () =>
+      loadConfig({ PORT: 'eighty', WEBHOOK_TIMEOUT: '5 seconds', RATE_LIMIT_API: '100', SMTP_URL: 'mail.example.com', ENCRYPTION_KEY: 'short' });
+    expect(load).toThrow(/PORT: expected a port number/);
+    expect(load).toThrow(/WEBHOOK_TIMEOUT: expected a duration like 5s/);
+    expect(load).toThrow(/RATE_LIMIT_API: expected requests per window like 100\/1s/);
+    expect(load).toThrow(/SMTP_URL: expected a smtp: or smtps: URL/);
+    expect(load).toThrow(/ENCRYPTION_KEY: expected 32 random bytes in base64 \(openssl rand -base64 32\)/);
+  });
+
+  it('refuses to run in production without ENCRYPTION_KEY, and accepts a proper one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/ENCRYPTION_KEY: must be set when NODE_ENV=production/);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key }).ENCRYPTION_KEY).toEqual(Buffer.alloc(32, 7));
+  });
+
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({ SMTP_URL: '', PORT: '' });
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.PORT).toBe(3000);
+  });
+});
+
+describe(parseDuration.name, () => {
+  it.each([
+    ['500ms', 500],
+    ['5s', 5_000],
+    ['1m', 60_000],
+    ['2h', 7_200_000],
+    ['30d', 2_592_000_000],
+  ])('reads %s', (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it.each(['', '5', 's', '1.5s', '-1s', '5 s', '1w'])('refuses %p', (text) => expect(parseDuration(text)).toBeNull());
+});
+
+describe(parseRateLimit.name, () => {
+  it('reads requests per window', () => expect(parseRateLimit('10/1m')).toEqual({ points: 10, durationMs: 60_000 }));
+  it.each(['10', '/1m', '0/1s', '10/500ms', 'x/1s'])('refuses %p', (text) => expect(parseRateLimit(text)).toBeNull());
+});

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { bearer } from './support/flows';
+import { admin, databaseUrl } from './support/databases';
+import { Stack } from './support/stack';
+
+const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli.js');
+
+describe('operator CLI', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('The CLI is not built: npm test builds it (npm run build:js)');
+    stack = await Stack.start({ apps: ['api'] });
+  });
+  afterAll(() => stack.stop());
+
+  async function cli(args: string[], env: Record<string, string> = {}) {
+    try {
+      const { stdout, stderr } = await promisify(execFile)('node', [CLI, ...args], {
+        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, LOG_LEVEL: 'silent', ...env },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+      return { code, stdout, stderr };
+    }
+  }
+
+  it('products create --json prints one JSON object with live and test keys that work', async () => {
+    const result = await cli(['products', 'create', '--name', 'Acme', '--invite-url', 'https://acme.example/join', '--referral-places', '3', '--json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const created = JSON.parse(result.stdout);
+    expect(created).toEqual({
+      id: expect.stringMatching(/^prod_/),
+      keys: {
+        live: { secret: expect.stringMatching(/^sk_live_/), publishable: expect.stringMatching(/^pk_live_/) },
+        test: { secret: expect.stringMatching(/^sk_test_/), publishable: expect.stringMatching(/^pk_test_/) },
+      },
+    });
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    const [product] = await stack.db.query('SELECT name, invite_url, referral_places FROM products WHERE id = $1', [created.id]);
+    expect(product).toEqual({ name: 'Acme', invite_url: 'https://acme.example/join', referral_places: 3 });
+    const response = await stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(created.keys.live.secret) });
+    expect(response.status).toBe(200);
+  });
+
+  it('keys create gives a working pair; keys revoke makes the secret key answer 401', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Keys', '--json'])).stdout);
+    const created = await cli(['keys', 'create', '--product', product.id, '--mode', 'test', '--json']);
+    expect(created.code).toBe(0);
+    const pair = JSON.parse(created.stdout);
+    expect(pair).toEqual({ secret: expect.stringMatching(/^sk_test_/), publishable: expect.stringMatching(/^pk_test_/) });
+    const list = () => stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(pair.secret) });
+    expect((await list()).status).toBe(200);
+    expect((await cli(['keys', 'revoke', '--key', pair.secret])).code).toBe(0);
+    expect((await list()).status).toBe(401);
+    // The product's other keys keep working.
+    expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(product.keys.test.secret) })).status).toBe(200);
+  });
+
+  it('keys are stored only as hashes', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Hashes', '--json'])).stdout);
+    const rows: { hint: string; hash: Buffer; kind: string }[] = await stack.db.query('SELECT hint, hash, kind FROM api_keys WHERE product_id = $1', [product.id]);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(product.keys.live.secret);
+    expect(dump).not.toContain(product.keys.test.secret);
+  });
+
+  it.each([
+    [['products', 'create', '--json'], /--name is required/],
+    [['products', 'create', '--name', 'X', '--invite-url', 'ftp://x'], /--invite-url must be an http\(s\) URL/],
+    [['products', 'create', '--name', 'X', '--referral-places=-1'], /--referral-places must be a whole number/],
+    [['keys', 'create', '--product', 'prod_nope', '--mode', 'live'], /No product prod_nope/],
+    [['keys', 'create', '--product', 'prod_nope', '--mode', 'staging'], /--mode must be live or test/],
+    [['keys', 'revoke', '--key', 'sk_live_nope'], /No such secret key/],
+    [['frobnicate'], /Unknown command: frobnicate/],
+    [[], /No command given/],
+  ])('%j fails with a message on stderr and nothing on stdout', async (args, message) => {
+    const result = await cli(args);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('bad configuration stops it with a message naming the variable', async () => {
+    const result = await cli(['products', 'create', '--name', 'X'], { RATE_LIMIT_API: 'lots' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('RATE_LIMIT_API: expected requests per window like 100/1s');
+  });
+
+  it('migrate creates a missing database, applies the migrations, and is safe to run again', async () => {
+    const name = `${stack.config.DATABASE_URL.split('/').pop()}_m`;
+    const url = databaseUrl(name);
+    try {
+      const first = await cli(['migrate', '--json'], { DATABASE_URL: url });
+      expect(first.code).toBe(0);
+      expect(JSON.parse(first.stdout).applied.length).toBeGreaterThan(0);
+      const again = await cli(['migrate', '--json'], { DATABASE_URL: url });
+      expect(JSON.parse(again.stdout)).toEqual({ applied: [] });
+    } finally {
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }
+  });
+
+  it('demo creates the demo product once and shows the same keys on later runs', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'waitlist-demo-')), 'keys.json');
+    const first = JSON.parse((await cli(['demo', '--keys-file', file, '--json'])).stdout);
+    const second = JSON.parse((await cli(['demo', '--keys-file', file, '--json'])).stdout);
+    expect(second).toEqual(first);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first);
+    const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM products WHERE id = $1`, [first.id]);
+    expect(count).toBe(1);
+  });
+});
