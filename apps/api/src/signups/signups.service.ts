@@ -25,7 +25,7 @@ import { RateLimits } from '../common/rate-limits';
 
 export interface SignupInput {
   key: string;
-  email: unknown;
+  email?: unknown;
   ref?: string;
   ip: string;
 }
