@@ -17,4 +17,5 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 USER node
 EXPOSE 3000
-CMD ["npm", "run", "start:api"]
+# node itself, not npm, is the container process: only then does SIGTERM reach the app.
+CMD ["node", "dist/apps/api/src/main.js"]

@@ -42,7 +42,12 @@ export class Stack {
 
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack();
-    await stack.setUp(options);
+    try {
+      await stack.setUp(options);
+    } catch (error) {
+      await stack.stop().catch(() => undefined);
+      throw error;
+    }
     return stack;
   }
 
@@ -67,7 +72,6 @@ export class Stack {
   async startApp(name: AppName): Promise<void> {
     if (name === 'api') {
       this.api = await createApiApp(this.config);
-      await this.api.init();
       await this.api.getHttpAdapter().getInstance().ready();
       return;
     }
@@ -109,10 +113,10 @@ export class Stack {
   async stop(): Promise<void> {
     for (const name of [...this.workers.keys()]) await this.stopApp(name);
     await this.api?.close();
-    await this.db?.destroy();
+    if (this.db?.isInitialized) await this.db.destroy();
     await this.mail.stop();
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
-    await deleteKeys(this.config.REDIS_URL, `${this.prefix}*`);
+    if (this.config) await deleteKeys(this.config.REDIS_URL, `${this.prefix}*`);
   }
 }
 

@@ -1,8 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, nestLogLevels } from '@app/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
+import { UNREADABLE_BODY } from './common/validation';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -16,6 +17,12 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    // Long ids and tokens are not found (404), not refused as 414.
+    maxParamLength: 8192,
+    // A URL that cannot be decoded never reaches Nest; answer it in our error body, without echoing it.
+    frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      void reply.status(400).send({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });
+    },
     logger: {
       level: config.LOG_LEVEL,
       serializers: {
@@ -27,5 +34,20 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     logger: nestLogLevels(config.LOG_LEVEL),
   });
   app.enableShutdownHooks();
+  // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
+  await app.init();
+  deferJsonErrors(app.getHttpAdapter().getInstance());
   return app;
+}
+
+/**
+ * Unreadable JSON becomes a marker instead of an error, so that the guards run first (a bad key is
+ * 401 whatever the body) and the body's reader answers 400 invalid_request afterwards.
+ */
+function deferJsonErrors(fastify: FastifyInstance): void {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    parse(request, body as string, (error, value) => done(null, error ? UNREADABLE_BODY : value));
+  });
 }

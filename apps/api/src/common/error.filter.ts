@@ -65,7 +65,7 @@ function describeClientError(exception: unknown): string {
 function wantsPage(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0];
   if (/^\/(confirm|unsubscribe|w)\//.test(path)) return true;
-  return path === '/public/v1/signups' && !String(request.headers['content-type'] ?? '').includes('json');
+  return path === '/public/v1/signups' && String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 
 function pageTitle(status: number): string {

@@ -3,8 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from './api-error';
 
+/** What the JSON parser leaves as the body when it could not read one (see app.ts). */
+export const UNREADABLE_BODY = Symbol('unreadable body');
+
 /** Parses a value with a schema; the first problem becomes 400 invalid_request naming the field. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  if (value === UNREADABLE_BODY) throw new ApiError('invalid_request', 'The request body could not be read as JSON.');
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
