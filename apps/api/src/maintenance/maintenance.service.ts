@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock } from '@app/shared';
-import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord } from '@app/shared';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
@@ -38,16 +38,21 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
         MAINTENANCE_LOCK,
       ]);
       if (!locked) return false;
-      const purged = await this.purgePendingEntries(manager.query.bind(manager));
+      const purged = await this.purgePendingEntries(manager);
       if (purged > 0) this.logger.log(`Purged ${purged} unconfirmed entries`);
       return true;
     });
   }
 
   /** Unconfirmed entries older than PENDING_ENTRY_TTL are deleted without an event. */
-  private async purgePendingEntries(query: (sql: string, params: unknown[]) => Promise<unknown>): Promise<number> {
+  private async purgePendingEntries(manager: EntityManager): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.PENDING_ENTRY_TTL);
-    const [, count] = (await query(`DELETE FROM entries WHERE state = 'pending' AND created_at < $1`, [cutoff])) as [unknown, number];
-    return count;
+    const result = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(EntryRecord)
+      .where('state = :state AND created_at < :cutoff', { state: 'pending', cutoff })
+      .execute();
+    return result.affected ?? 0;
   }
 }

@@ -7,7 +7,7 @@ import Redis from 'ioredis';
 @Injectable()
 export class RedisClient extends Redis implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super({ ...commandOptions(config.REDIS_URL), lazyConnect: false });
+    super(commandOptions(config.REDIS_URL));
     // Errors surface on the commands that fail; without a listener ioredis would print each reconnect.
     this.on('error', () => undefined);
   }
