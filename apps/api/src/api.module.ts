@@ -10,6 +10,7 @@ import { EntriesController } from './entries/entries.controller';
 import { EntriesService } from './entries/entries.service';
 import { HealthController } from './health/health.controller';
 import { InvitationsController } from './invitations/invitations.controller';
+import { InvitationMailer } from './invitations/invitation-mailer';
 import { InvitationsService } from './invitations/invitations.service';
 import { MaintenanceService } from './maintenance/maintenance.service';
 import { ProductsService } from './products/products.service';
@@ -39,6 +40,7 @@ export class ApiModule {
         KeysService,
         ProductsService,
         EntriesService,
+        InvitationMailer,
         InvitationsService,
         SignupsService,
         MaintenanceService,

@@ -10,7 +10,9 @@ import {
   RedisClient,
 } from '@app/shared';
 import type { JobsOptions } from 'bullmq';
-import { MailProcessor } from './mail.processor';
+import { ConfirmationProcessor } from './confirmation.processor';
+import { InvitationProcessor } from './invitation.processor';
+import { MailSender } from './mail-sender';
 import { MailTransport } from './mail-transport';
 
 /** Confirmation mails retry for about a day and a half of SMTP trouble before they are given up. */
@@ -26,8 +28,16 @@ export class MailerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: MailerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Mail)],
-      providers: [Clock, RedisClient, MailTransport, MailProcessor, outboxRelayProvider(QueueName.Mail, () => MAIL_JOB_OPTIONS)],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Mail, QueueName.Invitations)],
+      providers: [
+        Clock,
+        RedisClient,
+        MailTransport,
+        MailSender,
+        ConfirmationProcessor,
+        InvitationProcessor,
+        outboxRelayProvider(QueueName.Mail, () => MAIL_JOB_OPTIONS),
+      ],
     };
   }
 }

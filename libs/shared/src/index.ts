@@ -20,3 +20,4 @@ export * from './domain/html';
 export * from './nest/health-server';
 export * from './nest/worker';
 export * from './nest/redis-client';
+export * from './domain/invitations';

@@ -1,14 +1,28 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
+import { RateLimits } from '../common/rate-limits';
 import { KeyScope, KeysService } from './keys.service';
+
+const NO_RATE_LIMIT = 'waitlist:no-rate-limit';
+
+/** For the one endpoint the spec answers without 429 (move-up). */
+export const WithoutRateLimit = () => SetMetadata(NO_RATE_LIMIT, true);
 
 type ScopedRequest = FastifyRequest & { keyScope?: KeyScope };
 
-/** Authorization: Bearer sk_… — a missing, unknown or revoked key is 401 unauthorized. */
+/**
+ * Authorization: Bearer sk_… — a missing, unknown or revoked key is 401 unauthorized; then the key's
+ * rate limit (RATE_LIMIT_API, shared by all replicas) applies.
+ */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
-  constructor(private readonly keys: KeysService) {}
+  constructor(
+    private readonly keys: KeysService,
+    private readonly limits: RateLimits,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
@@ -16,6 +30,7 @@ export class SecretKeyGuard implements CanActivate {
     const scope = match ? await this.keys.authenticate(match[1], 'secret') : null;
     if (!scope) throw new ApiError('unauthorized', 'Send a valid secret key as Authorization: Bearer sk_….');
     request.keyScope = scope;
+    if (!this.reflector.get<boolean>(NO_RATE_LIMIT, context.getHandler())) await this.limits.apiRequestWith(scope.keyId);
     return true;
   }
 }

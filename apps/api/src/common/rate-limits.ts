@@ -34,23 +34,27 @@ class Limiter {
 
 @Injectable()
 export class RateLimits {
+  private readonly api: Limiter;
   private readonly signupIp: Limiter;
   private readonly signupAddress: Limiter;
 
   constructor(redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     const prefix = `${config.QUEUE_PREFIX}:rl`;
+    this.api = new Limiter(redis, `${prefix}:api`, config.RATE_LIMIT_API);
     this.signupIp = new Limiter(redis, `${prefix}:signup-ip`, config.RATE_LIMIT_SIGNUP);
     this.signupAddress = new Limiter(redis, `${prefix}:signup-address`, config.RATE_LIMIT_SIGNUP_ADDRESS);
+  }
+
+  /** API requests per secret key: over the limit is 429 rate_limited with Retry-After. */
+  async apiRequestWith(keyId: string): Promise<void> {
+    const wait = await this.api.take(keyId);
+    if (wait !== null) throw rateLimited(`Too many requests with this key; try again in ${wait} s.`, wait);
   }
 
   /** Public sign-ups per IP: over the limit is 429 rate_limited with Retry-After. */
   async signupFromIp(ip: string): Promise<void> {
     const wait = await this.signupIp.take(ip);
-    if (wait !== null) {
-      throw new ApiError('rate_limited', `Too many sign-ups from this address; try again in ${wait} s.`, {
-        retryAfterSeconds: wait,
-      });
-    }
+    if (wait !== null) throw rateLimited(`Too many sign-ups from this address; try again in ${wait} s.`, wait);
   }
 
   /** Confirmation mails per address: false when this address has had its share for now. */
@@ -58,3 +62,5 @@ export class RateLimits {
     return (await this.signupAddress.take(scopeAndEmail)) === null;
   }
 }
+
+const rateLimited = (message: string, seconds: number) => new ApiError('rate_limited', message, { retryAfterSeconds: seconds });

@@ -64,6 +64,22 @@ export class EntriesService {
     return toEntry(record);
   }
 
+  /** Moves a waiting entry up by `places`, on top of earlier moves and its referrals; no event, no mail. */
+  async moveUp(scope: KeyScope, id: string, places: number): Promise<Entry> {
+    const [rows]: [{ id: string }[], number] = await this.db.query(
+      `UPDATE entries SET moved_up = moved_up + $4, line_key = line_key - $4
+       WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = 'confirmed' RETURNING id`,
+      [id, scope.productId, scope.mode, places],
+    );
+    const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    if (!record) throw notFound();
+    if (rows.length === 0) {
+      if (record.state === 'pending') throw new ApiError('not_confirmed', 'The entry has not confirmed its address.');
+      throw new ApiError('already_invited', 'The entry was already invited; it is no longer in line.');
+    }
+    return toEntry(record);
+  }
+
   /** Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was. */
   async delete(scope: KeyScope, id: string): Promise<void> {
     await this.db.transaction(async (manager) => {

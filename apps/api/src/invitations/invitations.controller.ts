@@ -1,11 +1,14 @@
-import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { normalizeEmail } from '@app/shared';
 import { z } from 'zod';
 import { KeyScope } from '../auth/keys.service';
 import { Scope, SecretKeyGuard } from '../auth/secret-key.guard';
 import { ApiError } from '../common/api-error';
+import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { JsonBody, Query } from '../common/validation';
-import { InvitationsService } from './invitations.service';
+import { CodeCheck, InvitationsService } from './invitations.service';
+
+const TOKEN = z.object({ token: z.string({ message: 'expected the invite code as a string' }).min(1).max(512) });
 
 /** The invited check knows one error: whatever is wrong with the address is invalid_email. */
 const emailOnly = z.object({ email: z.unknown().optional() }).transform(({ email }) => {
@@ -23,6 +26,19 @@ export class InvitationsController {
   @HttpCode(200)
   invited(@Scope() scope: KeyScope, @JsonBody(emailOnly) email: string): Promise<{ invited: boolean }> {
     return this.invitations.isInvited(scope, email);
+  }
+
+  @Post('invites/verify')
+  @HttpCode(200)
+  verify(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
+    return this.invitations.verify(scope, body.token);
+  }
+
+  @Post('invites/redeem')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  redeem(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
+    return this.invitations.redeem(scope, body.token);
   }
 
   /** The older form, kept for existing callers; POST keeps the address out of access logs. */

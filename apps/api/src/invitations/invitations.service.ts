@@ -1,12 +1,115 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EntryRecord } from '@app/shared';
+import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, toEntry } from '@app/shared';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { KeyScope } from '../auth/keys.service';
+import { ApiError } from '../common/api-error';
+import { notFound } from '../entries/entries.service';
+import { InvitationMailer } from './invitation-mailer';
 
+/** Mails of one invite-next call in flight at once. */
+const INVITE_NEXT_CONCURRENCY = 10;
+/** How long invite-next holds the entries it took until each one's turn comes. */
+const BATCH_HOLD_MS = 10 * 60_000;
+/** A single invitation holds its entry a little longer than the API waits for the outcome. */
+const HOLD_MS = INVITATION_WAIT_MS + 5_000;
+
+export interface InviteNextResult {
+  invited: string[];
+  failed: string[];
+}
+
+export interface CodeCheck {
+  valid: boolean;
+  email?: string;
+}
+
+/**
+ * Who gets in, exactly once. An invitation first holds its entry (so that no concurrent request
+ * takes it), then asks the mailer to hand the mail over; the mailer records a handover itself, and
+ * the request settles against the entry whatever the mailer answered or did not answer in time.
+ * The API and the dashboard both invite through this service.
+ */
 @Injectable()
 export class InvitationsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly mailer: InvitationMailer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Invites a confirmed entry: 200 with the entry once the mail was handed over, else 502 mail_failed. */
+  async invite(scope: KeyScope, id: string): Promise<Entry> {
+    return this.sendInvitation(scope, id, false);
+  }
+
+  /** A new mail with a new code for an invited entry; the old code stops working once it is handed over. */
+  async reinvite(scope: KeyScope, id: string): Promise<Entry> {
+    return this.sendInvitation(scope, id, true);
+  }
+
+  /** The first `count` entries in line order; concurrent calls never take the same entry. */
+  async inviteNext(scope: KeyScope, count: number): Promise<InviteNextResult> {
+    const requestId = randomUUID();
+    const now = this.clock.now();
+    const [rows]: [{ id: string }[], number] = await this.db.query(
+      `UPDATE entries SET invite_request = $4, invite_held_until = $5
+       WHERE id IN (
+         SELECT id FROM entries
+         WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
+           AND (invite_held_until IS NULL OR invite_held_until < $6)
+         ORDER BY line_key, (moved_up = 0), confirmation_seq
+         LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING id, line_key, (moved_up = 0) AS not_moved, confirmation_seq`,
+      [scope.productId, scope.mode, count, requestId, new Date(now.getTime() + BATCH_HOLD_MS), now],
+    );
+    // RETURNING does not keep the subquery's order; the line order is restored here.
+    const taken = (rows as unknown as { id: string; line_key: string; not_moved: boolean; confirmation_seq: string }[])
+      .sort((a, b) => Number(a.line_key) - Number(b.line_key) || Number(a.not_moved) - Number(b.not_moved) || Number(a.confirmation_seq) - Number(b.confirmation_seq))
+      .map((row) => row.id);
+    const outcomes = new Map<string, boolean>();
+    let next = 0;
+    const worker = async () => {
+      while (next < taken.length) {
+        const id = taken[next++];
+        await this.extendHold(id, requestId);
+        await this.mailer.send({ entryId: id, requestId, again: false });
+        outcomes.set(id, await this.settle(id, requestId));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(INVITE_NEXT_CONCURRENCY, taken.length) }, worker));
+    return { invited: taken.filter((id) => outcomes.get(id)), failed: taken.filter((id) => !outcomes.get(id)) };
+  }
+
+  /** Checks a code without using it up. */
+  async verify(scope: KeyScope, token: string): Promise<CodeCheck> {
+    const [row]: { email: string }[] = await this.db.query(
+      `SELECT e.email FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+       WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'`,
+      [hashToken(token), this.clock.now(), scope.productId, scope.mode],
+    );
+    return row ? { valid: true, email: row.email } : { valid: false };
+  }
+
+  /** Uses a code up: valid is true exactly once per code, under any concurrency; entry.redeemed once per entry. */
+  async redeem(scope: KeyScope, token: string): Promise<CodeCheck> {
+    return this.db.transaction(async (manager) => {
+      const now = this.clock.now();
+      const [rows]: [EntryRecord[], number] = await manager.query(
+        `UPDATE entries e SET state = 'redeemed', redeemed_at = $2
+         FROM invite_codes c
+         WHERE c.hash = $1 AND c.entry_id = e.id AND c.expires_at > $2
+           AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'
+         RETURNING e.id`,
+        [hashToken(token), now, scope.productId, scope.mode],
+      );
+      if (rows.length === 0) return { valid: false };
+      const entry = await manager.getRepository(EntryRecord).findOneByOrFail({ id: rows[0].id });
+      await recordEvent(manager, 'entry.redeemed', scope, toEntry(entry), now);
+      return { valid: true, email: entry.email };
+    });
+  }
 
   /** An address is invited while its entry is invited or redeemed; unknown addresses are not. */
   async isInvited(scope: KeyScope, email: string): Promise<{ invited: boolean }> {
@@ -14,5 +117,60 @@ export class InvitationsService {
       .getRepository(EntryRecord)
       .findOne({ where: { productId: scope.productId, mode: scope.mode, email }, select: { state: true } });
     return { invited: record?.state === 'invited' || record?.state === 'redeemed' };
+  }
+
+  private async sendInvitation(scope: KeyScope, id: string, again: boolean): Promise<Entry> {
+    const requestId = await this.hold(scope, id, again);
+    await this.mailer.send({ entryId: id, requestId, again });
+    if (!(await this.settle(id, requestId))) {
+      throw new ApiError('mail_failed', 'The invitation mail could not be handed over; nothing was changed. Try again.');
+    }
+    return toEntry(await this.db.getRepository(EntryRecord).findOneByOrFail({ id }));
+  }
+
+  /** Holds the entry for this request, or explains with the spec's error why it cannot be invited now. */
+  private async hold(scope: KeyScope, id: string, again: boolean): Promise<string> {
+    const requestId = randomUUID();
+    const now = this.clock.now();
+    const [, held]: [unknown, number] = await this.db.query(
+      `UPDATE entries SET invite_request = $4, invite_held_until = $5
+       WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = $6
+         AND (invite_held_until IS NULL OR invite_held_until < $7)`,
+      [id, scope.productId, scope.mode, requestId, new Date(now.getTime() + HOLD_MS), again ? 'invited' : 'confirmed', now],
+    );
+    if (held === 1) return requestId;
+    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    if (!entry) throw notFound();
+    if (again) {
+      if (entry.state === 'redeemed') throw new ApiError('already_redeemed', 'The entry has redeemed its invitation.');
+      if (entry.state !== 'invited') throw new ApiError('not_invited', 'The entry was not invited yet.');
+      throw new ApiError('idempotency_in_progress', 'An invitation mail for this entry is being sent right now.');
+    }
+    if (entry.state === 'pending') throw new ApiError('not_confirmed', 'The entry has not confirmed its address.');
+    throw new ApiError('already_invited', 'The entry was already invited, or its invitation is being sent right now.');
+  }
+
+  /** A batch entry's hold, renewed when its turn comes. */
+  private async extendHold(id: string, requestId: string): Promise<void> {
+    await this.db.query(`UPDATE entries SET invite_held_until = $3 WHERE id = $1 AND invite_request = $2`, [
+      id,
+      requestId,
+      new Date(this.clock.now().getTime() + HOLD_MS),
+    ]);
+  }
+
+  /**
+   * The outcome: true when the mailer recorded the handover. Otherwise the hold is released in one
+   * statement that also takes the request's right to record, so a mail that somehow goes out later
+   * cannot make the entry invited after the caller was told mail_failed.
+   */
+  private async settle(id: string, requestId: string): Promise<boolean> {
+    const [, released]: [unknown, number] = await this.db.query(
+      `UPDATE entries SET invite_held_until = NULL, invite_request = NULL
+       WHERE id = $1 AND invite_request = $2 AND invite_held_until IS NOT NULL`,
+      [id, requestId],
+    );
+    if (released > 0) return false;
+    return this.db.getRepository(EntryRecord).existsBy({ id, inviteRequest: requestId });
   }
 }

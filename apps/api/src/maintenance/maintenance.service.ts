@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord } from '@app/shared';
-import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
+import { DataSource, EntityManager, LessThan } from 'typeorm';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
 
-/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas. */
+/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired. */
 @Injectable()
 export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MaintenanceService.name);
@@ -40,6 +40,8 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
       if (!locked) return false;
       const purged = await this.purgePendingEntries(manager);
       if (purged > 0) this.logger.log(`Purged ${purged} unconfirmed entries`);
+      const keyCutoff = new Date(this.clock.now().getTime() - this.config.IDEMPOTENCY_TTL);
+      await manager.delete(IdempotencyRecord, { createdAt: LessThan(keyCutoff) });
       return true;
     });
   }

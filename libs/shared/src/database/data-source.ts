@@ -2,8 +2,9 @@ import { DataSource } from 'typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { Initial1763805600000 } from './migrations/1763805600000-initial';
+import { Invitations1763812800000 } from './migrations/1763812800000-invitations';
 
-export const MIGRATIONS = [Initial1763805600000];
+export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000];
 
 /** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -58,6 +58,33 @@ export class EntryRecord {
   @Column('bigint', { name: 'moved_up', transformer: bigintNumber }) movedUp!: number;
   /** confirmation_seq − referral places × referrals − moved_up: the line is this key ascending. */
   @Column('bigint', { name: 'line_key', nullable: true, transformer: bigintNumber }) lineKey!: number | null;
+  /** While an invitation mail is on its way, no other request may take the entry. */
+  @Column('timestamp with time zone', { name: 'invite_held_until', precision: 3, nullable: true })
+  inviteHeldUntil!: Date | null;
+  /** The request whose mail last invited or re-invited the entry. */
+  @Column('text', { name: 'invite_request', nullable: true }) inviteRequest!: string | null;
+}
+
+@Entity('invite_codes')
+export class InviteCode {
+  /** SHA-256 of the code; the code itself exists only in the mail. */
+  @PrimaryColumn('bytea') hash!: Buffer;
+  @Column('text', { name: 'entry_id' }) entryId!: string;
+  @Column('timestamp with time zone', { name: 'expires_at', precision: 3 }) expiresAt!: Date;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+}
+
+@Entity('idempotency_keys')
+export class IdempotencyRecord {
+  @PrimaryColumn('text', { name: 'product_id' }) productId!: string;
+  @PrimaryColumn('text') mode!: Mode;
+  @PrimaryColumn('text') key!: string;
+  /** SHA-256 of method, route and body: the same key with another request is refused. */
+  @Column('bytea') fingerprint!: Buffer;
+  /** Null while the first request runs. */
+  @Column('int', { nullable: true }) status!: number | null;
+  @Column('text', { nullable: true }) body!: string | null;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
 }
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
@@ -99,4 +126,14 @@ export class OutboxMessage {
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
 }
 
-export const ENTITIES = [Product, ApiKey, EntryRecord, EntryToken, LineCounter, EventRecord, OutboxMessage];
+export const ENTITIES = [
+  Product,
+  ApiKey,
+  EntryRecord,
+  EntryToken,
+  LineCounter,
+  EventRecord,
+  OutboxMessage,
+  InviteCode,
+  IdempotencyRecord,
+];

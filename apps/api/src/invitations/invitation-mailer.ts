@@ -1,0 +1,79 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  commandOptions,
+  INVITATION_TIMING,
+  INVITATION_WAIT_MS,
+  JobData,
+  QueueName,
+  redisOptions,
+  withTimeout,
+} from '@app/shared';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const POLL_MS = 200;
+
+/**
+ * Asks the mailer to hand over an invitation mail and waits, within a bound, until it is done. The
+ * outcome is read from the entry afterwards (the mailer records a handover itself), so this only
+ * has to wait long enough: after INVITATION_WAIT_MS no mail of the job can go out any more.
+ */
+@Injectable()
+export class InvitationMailer implements OnApplicationShutdown {
+  private readonly queue: Queue;
+  /** One listener per process for every request; completion events can be missed, so we also poll. */
+  private readonly events: QueueEvents;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.queue = new Queue(QueueName.Invitations, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX });
+    this.events = new QueueEvents(QueueName.Invitations, {
+      connection: { ...redisOptions(config.REDIS_URL), maxRetriesPerRequest: null },
+      prefix: config.QUEUE_PREFIX,
+    });
+    // Failures surface on the calls that fail; an idle reconnect needs no log line.
+    this.queue.on('error', () => undefined);
+    this.events.on('error', () => undefined);
+  }
+
+  /** Resolves when the job finished, failed, could not be added, or the bound passed; never rejects. */
+  async send(request: Omit<JobData<QueueName.Invitations, 'invitation'>, 'deadline'>): Promise<void> {
+    const started = Date.now();
+    let job: Job;
+    try {
+      job = await withTimeout(
+        this.queue.add(
+          'invitation',
+          { ...request, deadline: started + INVITATION_TIMING.queueBoundMs },
+          { attempts: 1, removeOnComplete: { age: 600 }, removeOnFail: { age: 600 } },
+        ),
+        2000,
+        'adding an invitation job',
+      );
+    } catch {
+      return;
+    }
+    const remaining = () => INVITATION_WAIT_MS - (Date.now() - started);
+    const done = new AbortController();
+    await Promise.race([
+      job.waitUntilFinished(this.events, remaining()).catch(() => undefined),
+      this.pollUntilFinished(job, remaining, done.signal),
+    ]);
+    done.abort();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.queue.close(), this.events.close()]);
+  }
+
+  private async pollUntilFinished(job: Job, remaining: () => number, stop: AbortSignal): Promise<void> {
+    while (!stop.aborted && remaining() > 0) {
+      await sleep(Math.min(POLL_MS, Math.max(remaining(), 1)));
+      const state = await job.getState().catch(() => 'unknown');
+      if (state === 'completed' || state === 'failed') return;
+    }
+    // Given up: a job that has not started yet is taken back (the mailer would refuse it anyway).
+    if (!stop.aborted) await job.remove().catch(() => undefined);
+  }
+}

@@ -1,0 +1,39 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName } from '@app/shared';
+import { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { MailSender } from './mail-sender';
+import { confirmationMail } from './mails/confirmation';
+
+@Processor(QueueName.Mail, { concurrency: 10 })
+export class ConfirmationProcessor extends WorkerHost implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: MailSender,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    const missing = JOB_NAMES[QueueName.Mail].filter((name) => name !== 'confirmation');
+    if (missing.length) throw new Error(`The mailer does not handle the mail jobs ${missing.join(', ')}`);
+  }
+
+  /**
+   * The confirmation mail of a pending entry. Its links' tokens are made here, so that no code ever
+   * travels through Redis; each mail gets its own, and older mails' links keep working.
+   */
+  async process(job: Job<JobData<QueueName.Mail, 'confirmation'>>): Promise<void> {
+    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: job.data.entryId });
+    if (entry?.state !== 'pending') return;
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
+    const confirm = newToken();
+    const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
+    await this.sender.send(entry, product.name, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl), {
+      confirmTokens: [confirm],
+    });
+  }
+}

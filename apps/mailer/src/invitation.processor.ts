@@ -1,0 +1,99 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  APP_CONFIG,
+  AppConfig,
+  Clock,
+  EntryRecord,
+  hashToken,
+  INVITATION_TIMING,
+  InviteCode,
+  JOB_NAMES,
+  JobData,
+  newToken,
+  Product,
+  QueueName,
+  recordEvent,
+  toEntry,
+} from '@app/shared';
+import { Job, UnrecoverableError } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { MailSender } from './mail-sender';
+import { invitationMail } from './mails/invitation';
+
+type InvitationJob = JobData<QueueName.Invitations, 'invitation'>;
+
+/** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
+@Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
+export class InvitationProcessor extends WorkerHost implements OnModuleInit {
+  private readonly logger = new Logger(InvitationProcessor.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: MailSender,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    const missing = JOB_NAMES[QueueName.Invitations].filter((name) => name !== 'invitation');
+    if (missing.length) throw new Error(`The mailer does not handle the invitation jobs ${missing.join(', ')}`);
+  }
+
+  /**
+   * An invitation the API waits for (invite, reinvite or invite-next). Nothing goes out after the
+   * job's deadline or for an entry the request no longer holds. After the handover the mailer itself
+   * records it, so the outcome stands whatever happened to the API meanwhile.
+   */
+  async process(job: Job<InvitationJob>): Promise<void> {
+    const { entryId, requestId, deadline, again } = job.data;
+    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: entryId });
+    const now = this.clock.now();
+    if (!entry || entry.inviteRequest !== requestId || !entry.inviteHeldUntil || entry.inviteHeldUntil <= now) {
+      throw new UnrecoverableError('The request no longer holds the entry');
+    }
+    if (entry.state !== (again ? 'invited' : 'confirmed')) throw new UnrecoverableError(`The entry is ${entry.state}`);
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
+    const code = newToken();
+    const inviteUrl = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
+    inviteUrl.searchParams.set('invite', code);
+    const validDays = Math.round(this.config.INVITE_CODE_TTL / 86_400_000);
+    if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mail could go out');
+    const sent = await this.sender.send(entry, product.name, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, validDays), {
+      signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
+    });
+    if (!sent) throw new UnrecoverableError('The entry was deleted');
+    await this.record(entry, requestId, code, again);
+  }
+
+  /** The handover, recorded: entry invited, the new code the only one that works, entry.invited the first time. */
+  private async record(entry: EntryRecord, requestId: string, code: string, again: boolean): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const now = this.clock.now();
+      const result = await manager.query(
+        `UPDATE entries SET state = 'invited', invited_at = COALESCE(invited_at, $3), invite_held_until = NULL
+         WHERE id = $1 AND invite_request = $2 AND state = $4 RETURNING id`,
+        [entry.id, requestId, now, again ? 'invited' : 'confirmed'],
+      );
+      if (result[1] === 0) {
+        // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
+        this.logger.error(`The invitation of ${entry.id} was handed over but could not be recorded`);
+        return;
+      }
+      await manager.delete(InviteCode, { entryId: entry.id });
+      await manager.insert(InviteCode, {
+        hash: hashToken(code),
+        entryId: entry.id,
+        expiresAt: new Date(now.getTime() + this.config.INVITE_CODE_TTL),
+        createdAt: now,
+      });
+      if (!again) {
+        const invited = await manager.getRepository(EntryRecord).findOneByOrFail({ id: entry.id });
+        await recordEvent(manager, 'entry.invited', invited, toEntry(invited), now);
+      }
+    });
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The time bounds of an invitation mail, shared by the API (which waits) and the mailer (which
+ * sends). The mailer hands a mail over only before the job's deadline and aborts a send that takes
+ * longer than SEND_BOUND, so by deadline + SEND_BOUND + SLACK the outcome is settled for good.
+ */
+export const INVITATION_TIMING = {
+  /** How long a job may wait in the queue before the mailer refuses it. */
+  queueBoundMs: 10_000,
+  /** How long one SMTP handover may take before the mailer aborts it. */
+  sendBoundMs: 20_000,
+  /** Room for the mailer's commit after a handover. */
+  slackMs: 3_000,
+} as const;
+
+/** How long the API waits for an invitation's outcome, counted from adding its job. */
+export const INVITATION_WAIT_MS = INVITATION_TIMING.queueBoundMs + INVITATION_TIMING.sendBoundMs + INVITATION_TIMING.slackMs;
