@@ -1,0 +1,114 @@
+import { EntryRecord, EventRecord, newId } from '@app/shared';
+import { joinLine } from './support/flows';
+import { api, codeIn, invitationsTo, line } from './support/invitations';
+import { Product, Stack } from './support/stack';
+
+describe('invitations under concurrency, refusals and line order', () => {
+  let stack: Stack;
+  let product: Product;
+  let pk: string;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '10000/1m', RATE_LIMIT_API: '10000/1s' } });
+    product = await stack.createProduct();
+    pk = product.keys.test.publishable;
+    client = api(stack, product.keys.test.secret);
+  });
+  afterAll(() => stack.stop());
+
+  /** Waiting entries written straight into the table, confirmed in the order given. */
+  async function waiting(count: number, prefix: string, scope = { productId: product.id, mode: 'live' as const }) {
+    const [{ seq }] = await stack.db.query(
+      `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, $3)
+       ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + $3 RETURNING last_seq - $3 AS seq`,
+      [scope.productId, scope.mode, count],
+    );
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: newId('ent'),
+      ...scope,
+      email: `${prefix}-${i}@example.com`,
+      state: 'confirmed' as const,
+      createdAt: new Date(),
+      confirmedAt: new Date(),
+      referralCode: `${prefix}${i}`.slice(0, 40),
+      referrals: 0,
+      movedUp: 0,
+      confirmationSeq: Number(seq) + i + 1,
+      lineKey: Number(seq) + i + 1,
+    }));
+    await stack.db.getRepository(EntryRecord).insert(rows);
+    return rows;
+  }
+
+  it('20 concurrent invites of one entry: one mail, one 200, the others 409', async () => {
+    const entry = await joinLine(stack, pk, 'popular@example.com');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.invite(entry.id)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, ...Array(19).fill(409)]);
+    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.json().error.code === 'already_invited')).toBe(true);
+    expect(invitationsTo(stack, 'popular@example.com')).toHaveLength(1);
+    expect(await stack.db.getRepository(EventRecord).countBy({ type: 'entry.invited' })).toBe(1);
+  });
+
+  it('20 concurrent redeems of one code: exactly one valid true and one entry.redeemed', async () => {
+    const code = codeIn(invitationsTo(stack, 'popular@example.com')[0]);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.redeem(code)));
+    expect(answers.filter((answer) => answer.json().valid === true)).toHaveLength(1);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(await stack.db.getRepository(EventRecord).countBy({ type: 'entry.redeemed' })).toBe(1);
+  });
+
+  it('two concurrent invite-next of 50 over a line of 100: 100 distinct entries, 100 mails', async () => {
+    const live = api(stack, product.keys.live.secret);
+    const rows = await waiting(100, 'batch');
+    const [a, b] = await Promise.all([live.inviteNext(50), live.inviteNext(50)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const invited = [...a.json().invited, ...b.json().invited];
+    expect(a.json().failed).toEqual([]);
+    expect(b.json().failed).toEqual([]);
+    expect(new Set(invited).size).toBe(100);
+    expect(invited.sort()).toEqual(rows.map((row) => row.id).sort());
+    for (const answer of [a, b]) {
+      const ids: string[] = answer.json().invited;
+      const order = ids.map((id) => rows.findIndex((row) => row.id === id));
+      expect(order).toEqual([...order].sort((x, y) => x - y));
+    }
+    const mails = stack.mail.mails.filter((mail) => mail.to.startsWith('batch-'));
+    expect(mails).toHaveLength(100);
+    expect(new Set(mails.map((mail) => mail.to)).size).toBe(100);
+    expect((await live.inviteNext(5)).json()).toEqual({ invited: [], failed: [] });
+  });
+
+  it('refused recipients come back in failed, stay confirmed and in place; the next invite-next takes them first', async () => {
+    const scope = { productId: product.id, mode: 'test' as const };
+    const rows = await waiting(6, 'refuse', scope);
+    stack.mail.refuse.add('refuse-1@example.com');
+    stack.mail.refuse.add('refuse-3@example.com');
+    const first = (await client.inviteNext(4)).json();
+    expect(first).toEqual({ invited: [rows[0].id, rows[2].id], failed: [rows[1].id, rows[3].id] });
+    for (const id of first.failed) {
+      expect(await stack.db.getRepository(EntryRecord).findOneByOrFail({ id })).toMatchObject({ state: 'confirmed', invitedAt: null, inviteHeldUntil: null });
+    }
+    const single = await client.invite(rows[1].id);
+    expect([single.status, single.json().error.code]).toEqual([502, 'mail_failed']);
+    stack.mail.refuse.clear();
+    const second = (await client.inviteNext(3)).json();
+    expect(second).toEqual({ invited: [rows[1].id, rows[3].id, rows[4].id], failed: [] });
+  });
+
+  it('line order: referrals times referral places, move-up sums, the moved-up entry wins ties', async () => {
+    const other = await stack.createProduct({ name: 'Order', referralPlaces: 2 });
+    const order = api(stack, other.keys.test.secret);
+    const opk = other.keys.test.publishable;
+    const [e1, e2, e3, e4, e5] = await line(stack, opk, ['o1@example.com', 'o2@example.com', 'o3@example.com', 'o4@example.com', 'o5@example.com']);
+    // e5 (key 5) gets one referral: 5 − 2 = 3, a tie with e3 (3), won by… confirmation order, as e5 was not moved up.
+    await joinLine(stack, opk, 'friend@example.com', e5.referralCode!);
+    // e4 (key 4) moved up by 1 twice: 4 − 2 = 2, a tie with e2 (2) that e4 wins as the moved-up entry.
+    await order.moveUp(e4.id, 1);
+    await order.moveUp(e4.id, 1);
+    const first = (await order.inviteNext(5)).json();
+    expect(first.failed).toEqual([]);
+    expect(first.invited).toEqual([e1.id, e4.id, e2.id, e3.id, e5.id]);
+  });
+});
