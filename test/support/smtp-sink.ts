@@ -18,6 +18,8 @@ export class SmtpSink {
   readonly mails: SinkMail[] = [];
   /** Recipients to refuse with a 550, as a mail server would for an unknown mailbox. */
   readonly refuse = new Set<string>();
+  /** Runs when a mail's data has arrived, before the server accepts it. */
+  beforeAccept: ((mail: SinkMail) => Promise<void> | void) | undefined;
   private readonly server: SMTPServer;
 
   constructor() {
@@ -34,9 +36,9 @@ export class SmtpSink {
       },
       onData: (stream, _session, callback) => {
         simpleParser(stream)
-          .then((parsed) => {
+          .then(async (parsed) => {
             const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
-            this.mails.push({
+            const mail: SinkMail = {
               to: to?.value[0]?.address ?? '',
               from: parsed.from?.text ?? '',
               subject: parsed.subject ?? '',
@@ -45,7 +47,9 @@ export class SmtpSink {
               headers: Object.fromEntries(
                 parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
               ),
-            });
+            };
+            await this.beforeAccept?.(mail);
+            this.mails.push(mail);
             callback();
           })
           .catch(callback);

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { waitFor } from './wait';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
