@@ -18,7 +18,7 @@ describe('invitations under concurrency, refusals and line order', () => {
   afterAll(() => stack.stop());
 
   /** Waiting entries written straight into the table, confirmed in the order given. */
-  async function waiting(count: number, prefix: string, scope = { productId: product.id, mode: 'live' as const }) {
+  async function waiting(count: number, prefix: string, scope: { productId: string; mode: 'live' | 'test' } = { productId: product.id, mode: 'live' }) {
     const [{ seq }] = await stack.db.query(
       `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, $3)
        ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + $3 RETURNING last_seq - $3 AS seq`,
