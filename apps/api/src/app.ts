@@ -18,7 +18,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     // Long ids and tokens are not found (404), not refused as 414.
-    maxParamLength: 8192,
+    routerOptions: { maxParamLength: 8192 },
     // A URL that cannot be decoded never reaches Nest; answer it in our error body, without echoing it.
     frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
       void reply.status(400).send({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });

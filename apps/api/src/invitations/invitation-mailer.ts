@@ -35,6 +35,8 @@ export class InvitationMailer implements OnApplicationShutdown {
     // Failures surface on the calls that fail; an idle reconnect needs no log line.
     this.queue.on('error', () => undefined);
     this.events.on('error', () => undefined);
+    // Every request in flight waits on the shared listener: many listeners are the design, not a leak.
+    this.events.setMaxListeners(0);
   }
 
   /** Resolves when the job finished, failed, could not be added, or the bound passed; never rejects. */

@@ -9,7 +9,7 @@ import { notFound } from '../entries/entries.service';
 import { InvitationMailer } from './invitation-mailer';
 
 /** Mails of one invite-next call in flight at once. */
-const INVITE_NEXT_CONCURRENCY = 10;
+const INVITE_NEXT_CONCURRENCY = 20;
 /** How long invite-next holds the entries it took until each one's turn comes. */
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
