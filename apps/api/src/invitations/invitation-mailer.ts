@@ -37,6 +37,7 @@ export class InvitationMailer implements OnApplicationShutdown {
     this.events.on('error', () => undefined);
     // Every request in flight waits on the shared listener: many listeners are the design, not a leak.
     this.events.setMaxListeners(0);
+    this.queue.setMaxListeners(0);
   }
 
   /** Resolves when the job finished, failed, could not be added, or the bound passed; never rejects. */
