@@ -1,7 +1,7 @@
-import { EntryRecord, newId } from '@app/shared';
 import nodemailer from 'nodemailer';
 import { performance } from 'node:perf_hooks';
 import { bearer } from '../test/support/flows';
+import { seedLine } from '../test/support/invitations';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 
@@ -32,23 +32,7 @@ describe('invite-next of 1,000 entries', () => {
     transport.close();
 
     const product = await stack.createProduct();
-    await stack.db.query(`INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, 'test', $2)`, [product.id, MAILS]);
-    await stack.db.getRepository(EntryRecord).insert(
-      Array.from({ length: MAILS }, (_, i) => ({
-        id: newId('ent'),
-        productId: product.id,
-        mode: 'test' as const,
-        email: `bench-${i}@example.com`,
-        state: 'confirmed' as const,
-        createdAt: new Date(),
-        confirmedAt: new Date(),
-        referralCode: `bench${i}`,
-        referrals: 0,
-        movedUp: 0,
-        confirmationSeq: i + 1,
-        lineKey: i + 1,
-      })),
-    );
+    await seedLine(stack, { productId: product.id, mode: 'test' }, MAILS, 'bench');
     const start = performance.now();
     const response = await stack.request({
       method: 'POST',

@@ -1,6 +1,6 @@
-import { EntryRecord, EventRecord, newId } from '@app/shared';
+import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
-import { api, codeIn, invitationsTo, line } from './support/invitations';
+import { api, codeIn, invitationsTo, line, Scope, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('invitations under concurrency, refusals and line order', () => {
@@ -17,29 +17,8 @@ describe('invitations under concurrency, refusals and line order', () => {
   });
   afterAll(() => stack.stop());
 
-  /** Waiting entries written straight into the table, confirmed in the order given. */
-  async function waiting(count: number, prefix: string, scope: { productId: string; mode: 'live' | 'test' } = { productId: product.id, mode: 'live' }) {
-    const [{ seq }] = await stack.db.query(
-      `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, $3)
-       ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + $3 RETURNING last_seq - $3 AS seq`,
-      [scope.productId, scope.mode, count],
-    );
-    const rows = Array.from({ length: count }, (_, i) => ({
-      id: newId('ent'),
-      ...scope,
-      email: `${prefix}-${i}@example.com`,
-      state: 'confirmed' as const,
-      createdAt: new Date(),
-      confirmedAt: new Date(),
-      referralCode: `${prefix}${i}`.slice(0, 40),
-      referrals: 0,
-      movedUp: 0,
-      confirmationSeq: Number(seq) + i + 1,
-      lineKey: Number(seq) + i + 1,
-    }));
-    await stack.db.getRepository(EntryRecord).insert(rows);
-    return rows;
-  }
+  const waiting = (count: number, prefix: string, scope: Scope = { productId: product.id, mode: 'live' }) =>
+    seedLine(stack, scope, count, prefix);
 
   it('20 concurrent invites of one entry: one mail, one 200, the others 409', async () => {
     const entry = await joinLine(stack, pk, 'popular@example.com');

@@ -1,4 +1,4 @@
-import { EntryRecord } from '@app/shared';
+import { EntryRecord, Mode, newId } from '@app/shared';
 import { bearer, joinLine } from './flows';
 import { SinkMail } from './smtp-sink';
 import { Stack } from './stack';
@@ -33,4 +33,36 @@ export function api(stack: Stack, secret: string) {
     redeem: (token: string, headers?: Record<string, string>) => call('POST', '/api/v1/invites/redeem', { token }, headers),
     get: (id: string) => call('GET', `/api/v1/entries/${id}`),
   };
+}
+
+export interface Scope {
+  productId: string;
+  mode: Mode;
+}
+
+/** `count` waiting entries written straight into the table, at the back of the line in the order made. */
+export async function seedLine(stack: Stack, scope: Scope, count: number, prefix: string): Promise<EntryRecord[]> {
+  const [{ seq }]: { seq: string }[] = await stack.db.query(
+    `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, $3)
+     ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + $3 RETURNING last_seq - $3 AS seq`,
+    [scope.productId, scope.mode, count],
+  );
+  const rows = Array.from({ length: count }, (_, i) => {
+    const position = Number(seq) + i + 1;
+    return Object.assign(new EntryRecord(), {
+      id: newId('ent'),
+      ...scope,
+      email: `${prefix}-${i}@example.com`,
+      state: 'confirmed' as const,
+      createdAt: new Date(),
+      confirmedAt: new Date(),
+      referralCode: `${prefix}${i}`,
+      referrals: 0,
+      movedUp: 0,
+      confirmationSeq: position,
+      lineKey: position,
+    });
+  });
+  await stack.db.getRepository(EntryRecord).insert(rows);
+  return rows;
 }
