@@ -1,5 +1,6 @@
 import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
+import { TAKE_FRONT_OF_LINE } from '../apps/api/src/invitations/invitations.service';
 import { api, codeIn, invitationsTo, line, Scope, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
@@ -89,5 +90,22 @@ describe('invitations under concurrency, refusals and line order', () => {
     const first = (await order.inviteNext(5)).json();
     expect(first.failed).toEqual([]);
     expect(first.invited).toEqual([e1.id, e4.id, e2.id, e3.id, e5.id]);
+  });
+
+  it('taking the front of the line is an index scan of entries_line, never a sort of the whole line', async () => {
+    const big = await stack.createProduct({ name: 'Big line' });
+    await seedLine(stack, { productId: big.id, mode: 'live' }, 20_000, 'big');
+    await stack.db.query('ANALYZE entries');
+    const [{ 'QUERY PLAN': plan }] = await stack.db.query(`EXPLAIN (FORMAT JSON) ${TAKE_FRONT_OF_LINE}`, [
+      big.id,
+      'live',
+      50,
+      'plan',
+      new Date(),
+      new Date(),
+    ]);
+    const text = JSON.stringify(plan);
+    expect(text).toContain('"Index Name":"entries_line"');
+    expect(text).not.toContain('"Node Type":"Sort"');
   });
 });

@@ -63,6 +63,7 @@ export async function seedLine(stack: Stack, scope: Scope, count: number, prefix
       lineKey: position,
     });
   });
-  await stack.db.getRepository(EntryRecord).insert(rows);
+  // PostgreSQL takes at most 65,535 parameters per statement.
+  for (let i = 0; i < rows.length; i += 2000) await stack.db.getRepository(EntryRecord).insert(rows.slice(i, i + 2000));
   return rows;
 }

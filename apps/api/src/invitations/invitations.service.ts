@@ -15,6 +15,21 @@ const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
 const HOLD_MS = INVITATION_WAIT_MS + 5_000;
 
+/**
+ * Holds the first $3 waiting entries of a product and mode for request $4 until $5. An index scan of
+ * entries_line (no sort of the line), so it costs the same for a line of a thousand or a million;
+ * SKIP LOCKED keeps concurrent calls off each other's entries.
+ */
+export const TAKE_FRONT_OF_LINE = `
+  UPDATE entries SET invite_request = $4, invite_held_until = $5
+  WHERE id IN (
+    SELECT id FROM entries
+    WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
+      AND (invite_held_until IS NULL OR invite_held_until < $6)
+    ORDER BY line_key, (moved_up = 0), confirmation_seq
+    LIMIT $3 FOR UPDATE SKIP LOCKED)
+  RETURNING id, line_key, (moved_up = 0) AS not_moved, confirmation_seq`;
+
 export interface InviteNextResult {
   invited: string[];
   failed: string[];
@@ -53,17 +68,14 @@ export class InvitationsService {
   async inviteNext(scope: KeyScope, count: number): Promise<InviteNextResult> {
     const requestId = randomUUID();
     const now = this.clock.now();
-    const [rows]: [{ id: string }[], number] = await this.db.query(
-      `UPDATE entries SET invite_request = $4, invite_held_until = $5
-       WHERE id IN (
-         SELECT id FROM entries
-         WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
-           AND (invite_held_until IS NULL OR invite_held_until < $6)
-         ORDER BY line_key, (moved_up = 0), confirmation_seq
-         LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING id, line_key, (moved_up = 0) AS not_moved, confirmation_seq`,
-      [scope.productId, scope.mode, count, requestId, new Date(now.getTime() + BATCH_HOLD_MS), now],
-    );
+    const [rows]: [{ id: string }[], number] = await this.db.query(TAKE_FRONT_OF_LINE, [
+      scope.productId,
+      scope.mode,
+      count,
+      requestId,
+      new Date(now.getTime() + BATCH_HOLD_MS),
+      now,
+    ]);
     // RETURNING does not keep the subquery's order; the line order is restored here.
     const taken = (rows as unknown as { id: string; line_key: string; not_moved: boolean; confirmation_seq: string }[])
       .sort((a, b) => Number(a.line_key) - Number(b.line_key) || Number(a.not_moved) - Number(b.not_moved) || Number(a.confirmation_seq) - Number(b.confirmation_seq))
