@@ -17,6 +17,7 @@ import { ProductsService } from './products/products.service';
 import { PagesController } from './signups/pages.controller';
 import { SignupsController } from './signups/signups.controller';
 import { SignupsService } from './signups/signups.service';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 @Module({})
 export class ApiModule {
@@ -44,6 +45,7 @@ export class ApiModule {
         InvitationsService,
         SignupsService,
         MaintenanceService,
+        WebhooksService,
       ],
     };
   }

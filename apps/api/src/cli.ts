@@ -19,6 +19,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { KeysService } from './auth/keys.service';
 import { ProductsService } from './products/products.service';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
 
@@ -26,6 +27,8 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
   products create --name N [--invite-url U] [--signup-url U] [--referral-places K]
   keys create --product ID --mode live|test
   keys revoke --key sk_…
+  webhooks create --product ID --mode live|test --url U [--events t1,t2]   (no --events: all entry events)
+  webhooks test --endpoint ID               send webhook.test to one endpoint
   demo --keys-file F                        the demo product of npm start, created once`;
 
 class UsageError extends Error {}
@@ -48,6 +51,9 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       mode: { type: 'string' },
       key: { type: 'string' },
       'keys-file': { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      endpoint: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -55,14 +61,14 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
     const applied = await migrate(config.DATABASE_URL);
     return { json: { applied }, text: applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date.' };
   }
-  const known = ['products create', 'keys create', 'keys revoke', 'demo'];
+  const known = ['products create', 'keys create', 'keys revoke', 'webhooks create', 'webhooks test', 'demo'];
   if (!known.includes(command)) throw new UsageError(command ? `Unknown command: ${command}` : 'No command given.');
 
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule],
-      providers: [Clock, KeysService, ProductsService],
+      providers: [Clock, KeysService, ProductsService, WebhooksService],
     },
     { logger: false },
   );
@@ -89,6 +95,22 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       case 'keys revoke': {
         if (!(await keys.revoke(required(values.key, '--key')))) throw new UsageError('No such secret key in use.');
         return { json: { revoked: true }, text: 'Revoked; the key answers 401 from now on.' };
+      }
+      case 'webhooks create': {
+        const productId = required(values.product, '--product');
+        const endpointMode = mode(values.mode);
+        if (!(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
+        const created = await app.get(WebhooksService).create({
+          productId,
+          mode: endpointMode,
+          url: required(values.url, '--url'),
+          events: values.events?.split(',').map((type) => type.trim()),
+        });
+        return { json: created, text: `endpoint: ${created.id}\nsecret:   ${created.secret}   (shown once)` };
+      }
+      case 'webhooks test': {
+        const sent = await app.get(WebhooksService).sendTest(required(values.endpoint, '--endpoint'));
+        return { json: sent, text: `webhook.test ${sent.eventId} is on its way.` };
       }
       default:
         return await demo(app.get<DataSource>(getDataSourceToken()), products, required(values['keys-file'], '--keys-file'));

@@ -1,27 +1,66 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EventRecord, JOB_NAMES, JobData, QueueName } from '@app/shared';
-import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, WebhookEndpoint } from '@app/shared';
+import { Job, Queue } from 'bullmq';
+import { DataSource, IsNull } from 'typeorm';
+import { DeliveryWorker } from './delivery.worker';
 
 /**
- * Turns each committed event into deliveries for the endpoints that want it. Endpoints do not exist
- * yet, so no endpoint wants any event: its body is deleted at once, as for any event nobody wants.
+ * Turns each committed event into one delivery per endpoint that wants it (same product and mode,
+ * type chosen, not disabled). An event nobody wants has its body deleted at once. Running twice for
+ * one event makes no second delivery: (endpoint, event) is unique and the delivery id is the job id.
  */
 @Processor(QueueName.Webhooks, { concurrency: 10 })
 export class FanOutProcessor extends WorkerHost implements OnModuleInit {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
+    private readonly delivery: DeliveryWorker,
+    private readonly clock: Clock,
+  ) {
     super();
   }
 
   onModuleInit(): void {
-    const handled: string[] = ['fan-out'];
-    const missing = JOB_NAMES[QueueName.Webhooks].filter((name) => !handled.includes(name));
+    const missing = JOB_NAMES[QueueName.Webhooks].filter((name) => name !== 'fan-out');
     if (missing.length) throw new Error(`The webhooks app does not handle the jobs ${missing.join(', ')}`);
   }
 
   async process(job: Job<JobData<QueueName.Webhooks, 'fan-out'>>): Promise<void> {
-    await this.db.getRepository(EventRecord).update({ id: job.data.eventId }, { body: null });
+    const { eventId, endpointId } = job.data;
+    const event = await this.db.getRepository(EventRecord).findOneBy({ id: eventId });
+    if (!event?.body) return;
+    const endpoints = endpointId
+      ? await this.db.getRepository(WebhookEndpoint).findBy({ id: endpointId })
+      : (await this.db.getRepository(WebhookEndpoint).findBy({ productId: event.productId, mode: event.mode, disabledAt: IsNull() })).filter(
+          (endpoint) => endpoint.events.includes(event.type),
+        );
+    if (endpoints.length === 0) {
+      await this.db.getRepository(EventRecord).update({ id: eventId }, { body: null });
+      return;
+    }
+    const now = this.clock.now();
+    await this.db
+      .createQueryBuilder()
+      .insert()
+      .into(Delivery)
+      .values(endpoints.map((endpoint) => ({ id: newId('dlv'), endpointId: endpoint.id, eventId, eventType: event.type, status: 'pending' as const, createdAt: now })))
+      .orIgnore()
+      .execute();
+    const deliveries = await this.db.getRepository(Delivery).findBy({ eventId, status: 'pending' });
+    await this.deliveries.addBulk(
+      deliveries.map((delivery) => ({
+        name: 'deliver',
+        data: { deliveryId: delivery.id },
+        opts: {
+          jobId: delivery.id,
+          attempts: this.delivery.attempts,
+          backoff: { type: 'custom' },
+          removeOnComplete: { age: 3600 },
+          removeOnFail: { age: 7 * 86_400 },
+        },
+      })),
+    );
   }
 }

@@ -9,6 +9,7 @@ import {
   QueuesModule,
   RedisClient,
 } from '@app/shared';
+import { DeliveryWorker } from './delivery.worker';
 import { FanOutProcessor } from './fan-out.processor';
 
 @Module({})
@@ -16,10 +17,11 @@ export class WebhooksModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WebhooksModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Webhooks)],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Webhooks, QueueName.Deliveries)],
       providers: [
         Clock,
         RedisClient,
+        DeliveryWorker,
         FanOutProcessor,
         outboxRelayProvider(QueueName.Webhooks, () => ({
           attempts: 10,

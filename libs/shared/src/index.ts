@@ -21,3 +21,4 @@ export * from './nest/health-server';
 export * from './nest/worker';
 export * from './nest/redis-client';
 export * from './domain/invitations';
+export * from './domain/webhooks';

@@ -7,6 +7,8 @@ export enum QueueName {
   /** Invitations the API waits for: one attempt each, never re-run after a stall. */
   Invitations = 'invitations',
   Webhooks = 'webhooks',
+  /** One job per delivery, retried on the WEBHOOK_RETRY_DELAYS schedule. */
+  Deliveries = 'deliveries',
 }
 
 export interface JobsOf {
@@ -23,8 +25,14 @@ export interface JobsOf {
     invitation: { entryId: string; requestId: string; deadline: number; again: boolean };
   };
   [QueueName.Webhooks]: {
-    /** Turns one committed event into deliveries for the endpoints that want it. */
-    'fan-out': { eventId: string };
+    /**
+     * Turns one committed event into deliveries for the endpoints that want it, or, with
+     * endpointId (a test event), into one delivery to that endpoint whatever types it chose.
+     */
+    'fan-out': { eventId: string; endpointId?: string };
+  };
+  [QueueName.Deliveries]: {
+    deliver: { deliveryId: string };
   };
 }
 
@@ -36,4 +44,5 @@ export const JOB_NAMES: { [Q in QueueName]: readonly JobName<Q>[] } = {
   [QueueName.Mail]: ['confirmation'],
   [QueueName.Invitations]: ['invitation'],
   [QueueName.Webhooks]: ['fan-out'],
+  [QueueName.Deliveries]: ['deliver'],
 };

@@ -1,0 +1,56 @@
+import { createHmac } from 'node:crypto';
+import { deliveryBackoff, isPublicAddress, SecretBox, signatureHeader, webhookUrlProblem } from './webhooks';
+
+describe(signatureHeader.name, () => {
+  it('signs <t>.<body> with the whole secret string, one v1 per secret', () => {
+    const body = '{"id":"evt_1"}';
+    const expected = createHmac('sha256', 'whsec_abc').update(`1700000000.${body}`).digest('hex');
+    expect(signatureHeader(['whsec_abc'], body, 1700000000)).toBe(`t=1700000000,v1=${expected}`);
+    expect(signatureHeader(['whsec_new', 'whsec_old'], body, 1).split(',')).toHaveLength(3);
+  });
+});
+
+describe(SecretBox.name, () => {
+  it('opens what it sealed, and refuses a box sealed under another key or changed', () => {
+    const box = new SecretBox(Buffer.alloc(32, 1));
+    const sealed = box.seal('whsec_secret');
+    expect(sealed.toString('utf8')).not.toContain('whsec_secret');
+    expect(box.open(sealed)).toBe('whsec_secret');
+    expect(() => new SecretBox(Buffer.alloc(32, 2)).open(sealed)).toThrow();
+    sealed[sealed.length - 1] ^= 1;
+    expect(() => box.open(sealed)).toThrow();
+  });
+});
+
+describe(isPublicAddress.name, () => {
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip'])(
+    '%s is not public',
+    (address) => expect(isPublicAddress(address)).toBe(false),
+  );
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('%s is public', (address) => expect(isPublicAddress(address)).toBe(true));
+});
+
+describe(deliveryBackoff.name, () => {
+  it('follows the delays exactly, then gives up', () => {
+    const backoff = deliveryBackoff([60_000, 300_000, 1_800_000, 7_200_000, 28_800_000]);
+    expect([1, 2, 3, 4, 5, 6].map(backoff)).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 28_800_000, -1]);
+  });
+});
+
+describe(webhookUrlProblem.name, () => {
+  it.each([
+    ['http://example.com/hook', 'must be an https URL'],
+    ['https://127.0.0.1/hook', 'must point at a public address'],
+    ['https://[::1]/hook', 'must point at a public address'],
+    ['https://169.254.169.254/latest', 'must point at a public address'],
+    ['https://10.0.0.5/hook', 'must point at a public address'],
+    ['https://localhost/hook', 'must point at a public address'],
+    ['https://user:pass@example.com/hook', 'must not carry credentials'],
+    ['not a url', 'is not a URL'],
+  ])('%s %s', (url, problem) => expect(webhookUrlProblem(url, false)).toBe(problem));
+
+  it('accepts public https URLs, and http or private ones only when allowed', () => {
+    expect(webhookUrlProblem('https://hooks.example.com/waitlist', false)).toBeNull();
+    expect(webhookUrlProblem('http://127.0.0.1:8080/hook', true)).toBeNull();
+  });
+});

@@ -1,0 +1,62 @@
+import ipaddr from 'ipaddr.js';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * The Service-Signature header: t=<unix seconds>,v1=<hex>[,v1=<hex>], each v1 an HMAC-SHA256 keyed
+ * with the whole secret string (whsec_…) over `<t>.<raw body>`, as Stripe's verifier expects.
+ */
+export function signatureHeader(secrets: string[], body: string, unixSeconds: number): string {
+  const signatures = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`);
+  return [`t=${unixSeconds}`, ...signatures].join(',');
+}
+
+/** Webhook signing secrets are stored encrypted (AES-256-GCM under a key derived from ENCRYPTION_KEY). */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(encryptionKey: Buffer) {
+    this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'waitlist webhook secrets', 32));
+  }
+
+  seal(secret: string): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+  }
+
+  open(box: Buffer): string {
+    const decipher = createDecipheriv('aes-256-gcm', this.key, box.subarray(0, 12));
+    decipher.setAuthTag(box.subarray(12, 28));
+    return Buffer.concat([decipher.update(box.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
+
+/** True for an address on the public internet: not loopback, private, link-local, CGNAT, multicast, … */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+/**
+ * BullMQ's custom backoff for deliveries: the delay before retry n is delays[n − 1], counted from the
+ * end of the failed attempt, no jitter; -1 (give up) once they are used up. attemptsMade starts at 1.
+ */
+export function deliveryBackoff(delays: readonly number[]): (attemptsMade: number) => number {
+  return (attemptsMade) => delays[attemptsMade - 1] ?? -1;
+}
+
+/** Why a URL may not receive webhooks (null when it may): https and public addresses only, unless allowed. */
+export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
+  if (!URL.canParse(url)) return 'is not a URL';
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && !(allowPrivate && parsed.protocol === 'http:')) return 'must be an https URL';
+  if (parsed.username || parsed.password) return 'must not carry credentials';
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (ipaddr.isValid(host) && !isPublicAddress(host)))) {
+    return 'must point at a public address';
+  }
+  return null;
+}

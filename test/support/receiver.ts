@@ -1,0 +1,57 @@
+import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { waitFor } from './wait';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** How the receiver answers the nth request (0-based): a status, or 'hang' to never answer in time. */
+export type Answer = number | 'hang';
+
+/** A real local HTTP server that takes webhook deliveries and answers as the test says. */
+export class Receiver {
+  readonly received: Received[] = [];
+  answer: (index: number) => Answer = () => 200;
+  private readonly server: Server;
+  private readonly hanging = new Set<ServerResponse>();
+
+  constructor() {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const index = this.received.length;
+        this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const answer = this.answer(index);
+        if (answer === 'hang') {
+          this.hanging.add(response);
+          return;
+        }
+        response.writeHead(answer, answer >= 300 && answer < 400 ? { location: `${this.url}/elsewhere` } : {}).end('ok');
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
+    await waitFor(() => this.received.length >= count, `${count} deliveries`, { timeoutMs });
+    return this.received;
+  }
+
+  async stop(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
