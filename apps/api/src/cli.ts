@@ -11,6 +11,8 @@ import {
   MODES,
   Mode,
   Product,
+  QueueName,
+  QueuesModule,
 } from '@app/shared';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,7 +69,7 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Deliveries)],
       providers: [Clock, KeysService, ProductsService, WebhooksService],
     },
     { logger: false },

@@ -3,6 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { DELIVERY_LOG } from '../webhooks/webhooks.service';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
@@ -42,8 +43,21 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
       if (purged > 0) this.logger.log(`Purged ${purged} unconfirmed entries`);
       const keyCutoff = new Date(this.clock.now().getTime() - this.config.IDEMPOTENCY_TTL);
       await manager.delete(IdempotencyRecord, { createdAt: LessThan(keyCutoff) });
+      await this.trimDeliveryLog(manager);
       return true;
     });
+  }
+
+  /** The delivery log keeps the last 100 deliveries per endpoint of the last 30 days; deliveries still running stay. */
+  private async trimDeliveryLog(manager: EntityManager): Promise<void> {
+    const cutoff = new Date(this.clock.now().getTime() - DELIVERY_LOG.days * 86_400_000);
+    await manager.query(
+      `DELETE FROM deliveries WHERE status <> 'pending' AND (created_at < $1 OR id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY endpoint_id ORDER BY created_at DESC, id DESC) AS place FROM deliveries
+         ) ranked WHERE place > $2))`,
+      [cutoff, DELIVERY_LOG.size],
+    );
   }
 
   /** Unconfirmed entries older than PENDING_ENTRY_TTL are deleted without an event. */

@@ -4,6 +4,8 @@ import {
   APP_CONFIG,
   AppConfig,
   Clock,
+  Delivery,
+  DeliveryAttempt,
   ENTRY_EVENT_TYPES,
   enqueue,
   EventEnvelope,
@@ -17,10 +19,27 @@ import {
   WebhookEndpoint,
   webhookUrlProblem,
 } from '@app/shared';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
 import { lookup } from 'node:dns/promises';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
 
 export class WebhookError extends Error {}
+
+/** The delivery log keeps the last 100 deliveries of an endpoint from the last 30 days. */
+export const DELIVERY_LOG = { size: 100, days: 30 } as const;
+/** After a rotation the old secret signs too, for a day. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+export interface LoggedDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: Delivery['status'];
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  attempts: Pick<DeliveryAttempt, 'attempt' | 'attemptedAt' | 'statusCode' | 'error' | 'durationMs'>[];
+}
 
 export interface NewEndpoint {
   productId: string;
@@ -38,9 +57,77 @@ export class WebhooksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
     private readonly clock: Clock,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
+  }
+
+  /** A new signing secret, shown once; for 24 hours the old one signs too (a second v1 after the new). */
+  async rotateSecret(endpointId: string): Promise<{ secret: string }> {
+    const endpoint = await this.find(endpointId);
+    const secret = newToken('whsec_');
+    await this.db.getRepository(WebhookEndpoint).update(
+      { id: endpoint.id },
+      {
+        secret: this.secrets.seal(secret),
+        previousSecret: endpoint.secret,
+        previousSecretUntil: new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS),
+      },
+    );
+    return { secret };
+  }
+
+  /** A disabled endpoint gets no new deliveries; deliveries already made still run their course. */
+  async setDisabled(endpointId: string, disabled: boolean): Promise<void> {
+    const endpoint = await this.find(endpointId);
+    await this.db.getRepository(WebhookEndpoint).update({ id: endpoint.id }, { disabledAt: disabled ? this.clock.now() : null });
+  }
+
+  /** The endpoint's last 100 deliveries of the last 30 days, newest first, each with its attempts. */
+  async deliveryLog(endpointId: string): Promise<LoggedDelivery[]> {
+    const since = new Date(this.clock.now().getTime() - DELIVERY_LOG.days * 86_400_000);
+    const deliveries = await this.db.getRepository(Delivery).find({
+      where: { endpointId, createdAt: MoreThan(since) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: DELIVERY_LOG.size,
+    });
+    const attempts = deliveries.length
+      ? await this.db
+          .getRepository(DeliveryAttempt)
+          .createQueryBuilder('a')
+          .where('a.delivery_id IN (:...ids)', { ids: deliveries.map((delivery) => delivery.id) })
+          .orderBy('a.attempt', 'ASC')
+          .getMany()
+      : [];
+    return deliveries.map((delivery) => ({
+      id: delivery.id,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      status: delivery.status,
+      createdAt: delivery.createdAt,
+      nextAttemptAt: delivery.nextAttemptAt,
+      attempts: attempts
+        .filter((attempt) => attempt.deliveryId === delivery.id)
+        .map(({ attempt, attemptedAt, statusCode, error, durationMs }) => ({ attempt, attemptedAt, statusCode, error, durationMs })),
+    }));
+  }
+
+  /**
+   * Sends a delivery that waits for its next attempt at once. Only while it waits: once delivered or
+   * given up its body is gone, and the log keeps the metadata alone.
+   */
+  async retryNow(deliveryId: string): Promise<void> {
+    const delivery = await this.db.getRepository(Delivery).findOneBy({ id: deliveryId, status: 'pending', nextAttemptAt: Not(IsNull()) });
+    const job = delivery && (await this.deliveries.getJob(delivery.id));
+    if (!job || !(await job.isDelayed())) throw new WebhookError('This delivery is not waiting for a retry.');
+    await job.promote();
+  }
+
+  private async find(endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId });
+    if (!endpoint) throw new WebhookError(`No webhook endpoint ${endpointId}.`);
+    return endpoint;
   }
 
   /** A new endpoint; its signing secret is returned this once and stored only encrypted. */
@@ -67,8 +154,7 @@ export class WebhooksService {
 
   /** Sends webhook.test to one endpoint, whatever types it chose, with a made-up entry. */
   async sendTest(endpointId: string): Promise<{ eventId: string }> {
-    const endpoint = await this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId });
-    if (!endpoint) throw new WebhookError(`No webhook endpoint ${endpointId}.`);
+    const endpoint = await this.find(endpointId);
     const now = this.clock.now();
     const envelope: EventEnvelope = {
       id: newId('evt'),
