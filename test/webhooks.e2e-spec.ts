@@ -5,6 +5,7 @@ import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
 import { Receiver } from './support/receiver';
+import { ThrowawayRedis } from './support/throwaway-redis';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
@@ -211,5 +212,36 @@ describe('webhook URLs when private addresses are not allowed', () => {
     } finally {
       await receiver.stop();
     }
+  });
+});
+
+describe('webhooks when Redis was down while entries changed', () => {
+  let redis: ThrowawayRedis;
+  let stack: Stack;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    redis = await ThrowawayRedis.start();
+    stack = await Stack.start({ env: { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '200ms' } });
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    await redis.up();
+    await stack.stop();
+    await redis.down();
+    await receiver.stop();
+  });
+
+  it('every event committed meanwhile is delivered once Redis is back', async () => {
+    const product = await stack.createProduct();
+    await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: receiver.url });
+    await redis.down();
+    for (const email of ['r1@example.com', 'r2@example.com', 'r3@example.com']) await signUp(stack, product.keys.test.publishable, email);
+    const { id } = (await stack.db.query(`SELECT id FROM entries WHERE email = 'r1@example.com'`))[0];
+    await stack.request({ method: 'DELETE', url: `/api/v1/entries/${id}`, headers: bearer(product.keys.test.secret) });
+    expect(receiver.received).toHaveLength(0);
+    await redis.up();
+    const received = await receiver.waitFor(4, 20_000);
+    expect(received.map((r) => r.headers['service-event']).sort()).toEqual(['entry.created', 'entry.created', 'entry.created', 'entry.deleted']);
   });
 });
