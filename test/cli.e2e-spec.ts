@@ -62,6 +62,29 @@ describe('operator CLI', () => {
     expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(product.keys.test.secret) })).status).toBe(200);
   });
 
+  it('webhooks create prints the endpoint and its secret once; webhooks test sends webhook.test', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Hooks', '--json'])).stdout);
+    const created = await cli(['webhooks', 'create', '--product', product.id, '--mode', 'live', '--url', 'https://93.184.216.34/hook', '--events', 'entry.invited,entry.redeemed', '--json'], { QUEUE_PREFIX: stack.config.QUEUE_PREFIX });
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const endpoint = JSON.parse(created.stdout);
+    expect(endpoint).toEqual({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/) });
+    const [row] = await stack.db.query('SELECT mode, url, events FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(row).toEqual({ mode: 'live', url: 'https://93.184.216.34/hook', events: ['entry.invited', 'entry.redeemed'] });
+    const tested = await cli(['webhooks', 'test', '--endpoint', endpoint.id, '--json'], { QUEUE_PREFIX: stack.config.QUEUE_PREFIX });
+    expect(tested.code).toBe(0);
+    const { eventId } = JSON.parse(tested.stdout);
+    expect((await stack.db.query('SELECT type FROM events WHERE id = $1', [eventId]))[0].type).toBe('webhook.test');
+    for (const [args, message] of [
+      [['--url', 'https://127.0.0.1/hook'], /public address/],
+      [['--url', 'http://93.184.216.34/hook'], /https/],
+      [['--url', 'https://93.184.216.34/hook', '--events', 'entry.nothing'], /unknown: entry.nothing/],
+    ] as const) {
+      const result = await cli(['webhooks', 'create', '--product', product.id, '--mode', 'live', ...args]);
+      expect([result.code, result.stdout]).toEqual([1, '']);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+
   it('keys are stored only as hashes', async () => {
     const product = JSON.parse((await cli(['products', 'create', '--name', 'Hashes', '--json'])).stdout);
     const rows: { hint: string; hash: Buffer; kind: string }[] = await stack.db.query('SELECT hint, hash, kind FROM api_keys WHERE product_id = $1', [product.id]);
