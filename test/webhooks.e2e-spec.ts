@@ -1,6 +1,8 @@
 import { Delivery, DeliveryAttempt, EntryRecord, EventRecord, QueueName, redisOptions, WebhookEndpoint } from '@app/shared';
 import { Queue } from 'bullmq';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
@@ -163,6 +165,41 @@ describe('webhooks', () => {
     }
   });
 
+  it('a slow endpoint holds back no other: the fast one has everything before the slow one times out', async () => {
+    const slow = await new Receiver().start();
+    const fast = await new Receiver().start();
+    slow.answer = () => 'hang';
+    try {
+      const other = await stack.createProduct({ name: 'Slow and fast' });
+      const slowHook = await hooks.create({ productId: other.id, mode: 'test', url: slow.url, events: ['entry.created'] });
+      await hooks.create({ productId: other.id, mode: 'test', url: fast.url, events: ['entry.created'] });
+      for (let i = 0; i < 5; i++) await signUp(stack, other.keys.test.publishable, `speed-${i}@example.com`);
+      await fast.waitFor(5);
+      const slowAttempts = await stack.db.query(
+        `SELECT count(*)::int AS count FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
+        [slowHook.id],
+      );
+      expect(slowAttempts[0].count).toBe(0);
+    } finally {
+      await Promise.all([slow.stop(), fast.stop()]);
+    }
+  });
+
+  it('events committed while every webhooks process is down are delivered when one starts', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const other = await stack.createProduct({ name: 'Down' });
+      await hooks.create({ productId: other.id, mode: 'test', url: receiver.url, events: ['entry.created'] });
+      await stack.stopApp('webhooks');
+      await signUp(stack, other.keys.test.publishable, 'while-down@example.com');
+      await stack.startApp('webhooks');
+      const [delivery] = await receiver.waitFor(1);
+      expect(JSON.parse(delivery.body).data.entry.email).toBe('while-down@example.com');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('signing secrets are stored encrypted', async () => {
     const endpoint = await hooks.create({ productId: product.id, mode: 'test', url: 'http://127.0.0.1:9/none' });
     const rows = await stack.db.getRepository(WebhookEndpoint).findBy({ id: endpoint.id });
@@ -186,6 +223,36 @@ describe('webhook URLs when private addresses are not allowed', () => {
       await expect(stack.api.get(WebhooksService).create({ productId: product.id, mode: 'live', url })).rejects.toThrow(/https|public/);
     },
   );
+
+  it('a host name that resolves to a private address is refused when connecting', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const product = await stack.createProduct();
+      const { SecretBox, newId, isPublicAddress } = await import('@app/shared');
+      const id = newId('we');
+      // The machine's own name passes the URL check (a name, not an address); its address is refused on connect.
+      const name = hostname();
+      const addresses = await lookup(name, { all: true });
+      expect(addresses.every(({ address }) => !isPublicAddress(address))).toBe(true);
+      await stack.db.getRepository(WebhookEndpoint).insert({
+        id,
+        productId: product.id,
+        mode: 'test',
+        url: receiver.url.replace('http://127.0.0.1', `https://${name}`),
+        events: ['entry.created'],
+        secret: new SecretBox(stack.config.ENCRYPTION_KEY).seal('whsec_x'),
+        createdAt: new Date(),
+      });
+      await signUp(stack, product.keys.test.publishable, 'rebind@example.com');
+      const deliveries = stack.db.getRepository(Delivery);
+      await waitFor(async () => (await deliveries.findOneBy({ endpointId: id }))?.status === 'failed', 'the delivery to be given up');
+      const attempts = await stack.db.getRepository(DeliveryAttempt).find({ where: { deliveryId: (await deliveries.findOneByOrFail({ endpointId: id })).id } });
+      expect(attempts.map((attempt) => attempt.error)).toEqual(Array(2).fill(expect.stringContaining('private address')));
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.stop();
+    }
+  });
 
   it('a private URL that got in anyway is refused at delivery, without a connection', async () => {
     const receiver = await new Receiver().start();

@@ -129,7 +129,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     } catch (error) {
       const { name, code, message } = error as { name?: string; code?: string; message?: string };
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      return { statusCode: null, error: timedOut ? `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` : (code ?? message ?? 'error') };
+      if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
+      return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
     }
   }
 
