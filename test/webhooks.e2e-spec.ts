@@ -200,6 +200,15 @@ describe('webhooks', () => {
     }
   });
 
+  it('an event that no endpoint wants has its body deleted at once, with no delivery', async () => {
+    const lonely = await stack.createProduct({ name: 'Nobody listens' });
+    await signUp(stack, lonely.keys.live.publishable, 'unheard@example.com');
+    const events = stack.db.getRepository(EventRecord);
+    await waitFor(async () => (await events.findOneBy({ productId: lonely.id }))?.body === null, 'the body to go');
+    const [event] = await events.findBy({ productId: lonely.id });
+    expect(await stack.db.getRepository(Delivery).countBy({ eventId: event.id })).toBe(0);
+  });
+
   it('signing secrets are stored encrypted', async () => {
     const endpoint = await hooks.create({ productId: product.id, mode: 'test', url: 'http://127.0.0.1:9/none' });
     const rows = await stack.db.getRepository(WebhookEndpoint).findBy({ id: endpoint.id });
