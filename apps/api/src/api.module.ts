@@ -5,6 +5,8 @@ import { AppConfig, Clock, ConfigModule, DatabaseModule, QueueName, QueuesModule
 import { KeysService } from './auth/keys.service';
 import { ErrorFilter } from './common/error.filter';
 import { RateLimits } from './common/rate-limits';
+import { DashboardAuthService } from './dashboard/dashboard-auth.service';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { DevMailController } from './dev-mail/dev-mail.controller';
 import { EntriesController } from './entries/entries.controller';
 import { EntriesService } from './entries/entries.service';
@@ -31,6 +33,7 @@ export class ApiModule {
         InvitationsController,
         SignupsController,
         PagesController,
+        DashboardController,
         ...(config.SMTP_URL ? [] : [DevMailController]),
       ],
       providers: [
@@ -46,6 +49,7 @@ export class ApiModule {
         SignupsService,
         MaintenanceService,
         WebhooksService,
+        DashboardAuthService,
       ],
     };
   }

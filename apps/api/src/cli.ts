@@ -13,6 +13,7 @@ import {
   Product,
   QueueName,
   QueuesModule,
+  RedisClient,
 } from '@app/shared';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { KeysService } from './auth/keys.service';
+import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { ProductsService } from './products/products.service';
 import { WebhooksService } from './webhooks/webhooks.service';
 
@@ -31,6 +33,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
   keys revoke --key sk_…
   webhooks create --product ID --mode live|test --url U [--events t1,t2]   (no --events: all entry events)
   webhooks test --endpoint ID               send webhook.test to one endpoint
+  users create --email E --password P --product ID   a dashboard user in that product's team
   demo --keys-file F                        the demo product of npm start, created once`;
 
 class UsageError extends Error {}
@@ -56,6 +59,8 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       url: { type: 'string' },
       events: { type: 'string' },
       endpoint: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -63,14 +68,14 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
     const applied = await migrate(config.DATABASE_URL);
     return { json: { applied }, text: applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date.' };
   }
-  const known = ['products create', 'keys create', 'keys revoke', 'webhooks create', 'webhooks test', 'demo'];
+  const known = ['products create', 'keys create', 'keys revoke', 'webhooks create', 'webhooks test', 'users create', 'demo'];
   if (!known.includes(command)) throw new UsageError(command ? `Unknown command: ${command}` : 'No command given.');
 
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Deliveries)],
-      providers: [Clock, KeysService, ProductsService, WebhooksService],
+      providers: [Clock, RedisClient, KeysService, ProductsService, WebhooksService, DashboardAuthService],
     },
     { logger: false },
   );
@@ -113,6 +118,13 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       case 'webhooks test': {
         const sent = await app.get(WebhooksService).sendTest(required(values.endpoint, '--endpoint'));
         return { json: sent, text: `webhook.test ${sent.eventId} is on its way.` };
+      }
+      case 'users create': {
+        const productId = required(values.product, '--product');
+        if (!(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
+        const email = required(values.email, '--email');
+        const user = await app.get(DashboardAuthService).createUser(email, required(values.password, '--password'), productId);
+        return { json: user, text: `${user.created ? 'Created' : 'Added'} ${email} to the team of ${productId}.` };
       }
       default:
         return await demo(app.get<DataSource>(getDataSourceToken()), products, required(values['keys-file'], '--keys-file'));

@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  /** Dashboard only: a form posted without its CSRF token. */
+  forbidden: 403,
   mail_failed: 502,
   internal_error: 500,
 } as const;

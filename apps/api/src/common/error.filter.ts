@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
+import { LoginRequired } from '../dashboard/dashboard.guard';
 import { renderMessagePage } from './html';
 
 /** Whatever went wrong, the client gets the error body of DESIGN.md §3 (or a page, on hosted pages). */
@@ -11,6 +12,10 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof LoginRequired) {
+      void reply.redirect('/dashboard/login', 303);
+      return;
+    }
     const error = this.toApiError(exception);
     if (error.status >= 500) {
       this.logger.error(`${request.id} ${request.method} ${request.routeOptions.url ?? 'unknown route'}`, (exception as Error)?.stack);
@@ -64,13 +69,15 @@ function describeClientError(exception: unknown): string {
 /** Hosted pages (confirm, unsubscribe, sign-up form) answer people with HTML, not JSON. */
 function wantsPage(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0];
-  if (/^\/(confirm|unsubscribe|w)\//.test(path)) return true;
+  if (/^\/(confirm|unsubscribe|w|dashboard)(\/|$)/.test(path)) return true;
   return path === '/public/v1/signups' && String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 
 function pageTitle(status: number): string {
   if (status === 404) return 'This link is not valid';
   if (status === 429) return 'Too many requests';
+  if (status === 401) return 'Not signed in';
+  if (status === 403) return 'Refused';
   if (status >= 500) return 'Something went wrong';
   return 'That did not work';
 }

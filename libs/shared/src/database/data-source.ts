@@ -4,8 +4,9 @@ import { ENTITIES } from './entities';
 import { Initial1763805600000 } from './migrations/1763805600000-initial';
 import { Invitations1763812800000 } from './migrations/1763812800000-invitations';
 import { Webhooks1763820000000 } from './migrations/1763820000000-webhooks';
+import { Dashboard1763827200000 } from './migrations/1763827200000-dashboard';
 
-export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000];
+export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000];
 
 /** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
 export function dataSourceOptions(url: string): DataSourceOptions {

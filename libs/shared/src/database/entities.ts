@@ -167,6 +167,32 @@ export class DeliveryAttempt {
   @Column('int', { name: 'duration_ms' }) durationMs!: number;
 }
 
+@Entity('dashboard_users')
+export class DashboardUser {
+  @PrimaryColumn('text') id!: string;
+  @Column('text') email!: string;
+  /** scrypt, in the form scrypt$N$r$p$salt$hash (base64). */
+  @Column('text', { name: 'password_hash' }) passwordHash!: string;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+}
+
+@Entity('team_members')
+export class TeamMember {
+  @PrimaryColumn('text', { name: 'user_id' }) userId!: string;
+  @PrimaryColumn('text', { name: 'product_id' }) productId!: string;
+}
+
+@Entity('dashboard_sessions')
+export class DashboardSession {
+  /** SHA-256 of the session cookie's value. */
+  @PrimaryColumn('bytea') hash!: Buffer;
+  @Column('text', { name: 'user_id' }) userId!: string;
+  /** Every form of the session carries it; a POST without it is refused. */
+  @Column('text', { name: 'csrf_token' }) csrfToken!: string;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  @Column('timestamp with time zone', { name: 'expires_at', precision: 3 }) expiresAt!: Date;
+}
+
 export const ENTITIES = [
   Product,
   ApiKey,
@@ -180,4 +206,7 @@ export const ENTITIES = [
   WebhookEndpoint,
   Delivery,
   DeliveryAttempt,
+  DashboardUser,
+  TeamMember,
+  DashboardSession,
 ];

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  APP_CONFIG,
+  AppConfig,
+  Clock,
+  DashboardSession,
+  DashboardUser,
+  hashToken,
+  newId,
+  newToken,
+  normalizeEmail,
+  RedisClient,
+  TeamMember,
+} from '@app/shared';
+import { timingSafeEqual } from 'node:crypto';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { DataSource, LessThan, MoreThan } from 'typeorm';
+import { ApiError } from '../common/api-error';
+import { hashPassword, verifyPassword } from './passwords';
+
+const SESSION_MS = 12 * 3_600_000;
+/** Failed logins allowed per address and per IP in 15 minutes. */
+const LOGIN_ATTEMPTS = 10;
+
+export interface DashboardIdentity {
+  user: DashboardUser;
+  csrfToken: string;
+  productIds: string[];
+}
+
+/** Dashboard users, their teams and their sessions. */
+@Injectable()
+export class DashboardAuthService {
+  private readonly failures: RateLimiterRedis;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    redis: RedisClient,
+    private readonly clock: Clock,
+  ) {
+    const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
+    this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+  }
+
+  /** A user in a product's team; an existing user joins the team and keeps the password they have. */
+  async createUser(email: string, password: string, productId: string): Promise<{ id: string; created: boolean }> {
+    const address = normalizeEmail(email);
+    if (!address) throw new Error('--email must be a valid email address.');
+    if (password.length < 12) throw new Error('--password must have at least 12 characters.');
+    return this.db.transaction(async (manager) => {
+      let user = await manager.getRepository(DashboardUser).findOneBy({ email: address });
+      const created = !user;
+      if (!user) {
+        user = { id: newId('usr'), email: address, passwordHash: await hashPassword(password), createdAt: this.clock.now() };
+        await manager.insert(DashboardUser, user);
+      }
+      await manager.createQueryBuilder().insert().into(TeamMember).values({ userId: user.id, productId }).orIgnore().execute();
+      return { id: user.id, created };
+    });
+  }
+
+  /** A new session's cookie value, or 401; failures count per address and per IP (429 past the limit). */
+  async logIn(email: string, password: string, ip: string): Promise<string> {
+    const address = normalizeEmail(email) ?? '';
+    const keys = [`ip:${ip}`, `email:${address}`];
+    for (const key of keys) {
+      const left = await this.failures.get(key);
+      if (left && left.remainingPoints <= 0) {
+        const seconds = Math.max(1, Math.ceil(left.msBeforeNext / 1000));
+        throw new ApiError('rate_limited', `Too many failed logins; try again in ${seconds} s.`, { retryAfterSeconds: seconds });
+      }
+    }
+    const user = await this.db.getRepository(DashboardUser).findOneBy({ email: address });
+    // Without a user, a hash is still checked, so the answer takes as long either way.
+    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !ok) {
+      await Promise.all(keys.map((key) => this.failures.penalty(key)));
+      throw new ApiError('unauthorized', 'Wrong email or password.');
+    }
+    const token = newToken();
+    const now = this.clock.now();
+    await this.db.getRepository(DashboardSession).delete({ expiresAt: LessThan(now) });
+    await this.db.getRepository(DashboardSession).insert({
+      hash: hashToken(token),
+      userId: user.id,
+      csrfToken: newToken(),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_MS),
+    });
+    return token;
+  }
+
+  async identify(token: string | undefined): Promise<DashboardIdentity | null> {
+    if (!token) return null;
+    const session = await this.db.getRepository(DashboardSession).findOneBy({ hash: hashToken(token), expiresAt: MoreThan(this.clock.now()) });
+    if (!session) return null;
+    const user = await this.db.getRepository(DashboardUser).findOneByOrFail({ id: session.userId });
+    const teams = await this.db.getRepository(TeamMember).findBy({ userId: user.id });
+    return { user, csrfToken: session.csrfToken, productIds: teams.map((team) => team.productId) };
+  }
+
+  async logOut(token: string): Promise<void> {
+    await this.db.getRepository(DashboardSession).delete({ hash: hashToken(token) });
+  }
+
+  static csrfMatches(expected: string, given: unknown): boolean {
+    if (typeof given !== 'string') return false;
+    const a = Buffer.from(expected);
+    const b = Buffer.from(given);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}
+
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

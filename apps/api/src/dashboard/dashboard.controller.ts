@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, Mode, Product } from '@app/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DataSource, In } from 'typeorm';
+import { ApiError } from '../common/api-error';
+import { parseInput } from '../common/validation';
+import { LIST_QUERY } from '../entries/entries.controller';
+import { EntriesService } from '../entries/entries.service';
+import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
+import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
+import { entriesPage, loginPage, productsPage } from './views';
+
+const HTML = 'text/html; charset=utf-8';
+/** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
+const HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'same-origin',
+};
+
+@Controller('dashboard')
+export class DashboardController {
+  constructor(
+    private readonly auth: DashboardAuthService,
+    private readonly entries: EntriesService,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('login')
+  async loginForm(@Res() reply: FastifyReply): Promise<void> {
+    await this.page(reply, 200, loginPage());
+  }
+
+  @Post('login')
+  async logIn(@Req() request: FastifyRequest, @Body() body: { email?: unknown; password?: unknown }, @Res() reply: FastifyReply): Promise<void> {
+    const email = typeof body?.email === 'string' ? body.email : '';
+    try {
+      const token = await this.auth.logIn(email, typeof body?.password === 'string' ? body.password : '', request.ip);
+      const secure = this.config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
+      void reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=43200${secure}`);
+      await reply.redirect('/dashboard', 303);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.details.retryAfterSeconds) void reply.header('Retry-After', String(error.details.retryAfterSeconds));
+      await this.page(reply, error.status, loginPage(error.message, email));
+    }
+  }
+
+  @Post('logout')
+  @UseGuards(DashboardGuard)
+  async logOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.auth.logOut(readCookie(request, SESSION_COOKIE) ?? '');
+    void reply.header('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+    await reply.redirect('/dashboard/login', 303);
+  }
+
+  @Get()
+  @UseGuards(DashboardGuard)
+  async products(@Identity() identity: DashboardIdentity, @Res() reply: FastifyReply): Promise<void> {
+    const products = await this.db.getRepository(Product).find({ where: { id: In(identity.productIds) }, order: { name: 'ASC' } });
+    await this.page(reply, 200, productsPage(identity, products));
+  }
+
+  @Get(':productId/:mode/entries')
+  @UseGuards(DashboardGuard)
+  async entryList(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+    const parsed = parseInput(LIST_QUERY, filters, 'query');
+    const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, parsed);
+    await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email: parsed.email, state: parsed.state }));
+  }
+
+  private async page(reply: FastifyReply, status: number, body: string): Promise<void> {
+    await reply.status(status).headers({ ...HEADERS, 'Content-Type': HTML }).send(body);
+  }
+}

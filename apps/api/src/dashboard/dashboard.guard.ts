@@ -1,0 +1,50 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { MODES, Mode } from '@app/shared';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
+
+export const SESSION_COOKIE = 'wl_session';
+
+/** Thrown where a page needs a signed-in user; the error filter turns it into a redirect to the login. */
+export class LoginRequired extends Error {}
+
+type DashboardRequest = FastifyRequest & { identity?: DashboardIdentity };
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of String(request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/**
+ * Every dashboard page: a valid session, the CSRF token on every POST, and, under
+ * /dashboard/:productId/:mode, a product of the user's team (another product is 404, as if it did not exist).
+ */
+@Injectable()
+export class DashboardGuard implements CanActivate {
+  constructor(private readonly auth: DashboardAuthService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<DashboardRequest>();
+    const identity = await this.auth.identify(readCookie(request, SESSION_COOKIE));
+    if (!identity) throw new LoginRequired();
+    if (request.method === 'POST' && !DashboardAuthService.csrfMatches(identity.csrfToken, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
+      throw new ApiError('forbidden', 'This form has expired or did not come from the dashboard; reload the page and try again.');
+    }
+    const { productId, mode } = request.params as { productId?: string; mode?: string };
+    if (productId !== undefined && (!identity.productIds.includes(productId) || !MODES.includes(mode as Mode))) {
+      throw new ApiError('not_found', 'No such page.');
+    }
+    request.identity = identity;
+    return true;
+  }
+}
+
+export const Identity = createParamDecorator((_: unknown, context: ExecutionContext): DashboardIdentity => {
+  const identity = context.switchToHttp().getRequest<DashboardRequest>().identity;
+  if (!identity) throw new LoginRequired();
+  return identity;
+});

@@ -1,0 +1,100 @@
+import { Entry, Mode, Product } from '@app/shared';
+import { html, SafeHtml } from '../common/html';
+import type { DashboardIdentity } from './dashboard-auth.service';
+
+const STYLE = `
+  body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
+  header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.5rem;background:#fff;border-bottom:1px solid #d0d7de}
+  header .grow{flex:1} header a{color:#1f2328;text-decoration:none;font-weight:600}
+  .mode a{padding:.15rem .6rem;border-radius:999px;font-weight:500} .mode a.on{background:#1f2328;color:#fff}
+  .mode a.on.test{background:#bf8700}
+  main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
+  h1{font-size:1.3rem;margin:0 0 1rem}
+  table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #d0d7de;border-radius:8px}
+  th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eaeef2;font-size:.9rem}
+  th{background:#f6f8fa;font-weight:600}
+  form.inline{display:inline} input,select{padding:.4rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
+  button{padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}
+  button.link{background:none;color:#59636e;padding:0}
+  .muted{color:#59636e} .pill{padding:.05rem .5rem;border-radius:999px;background:#eaeef2;font-size:.8rem}
+  .login{max-width:22rem;margin:12vh auto;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}
+  .login input{width:100%;box-sizing:border-box;margin:.2rem 0 .8rem}
+`;
+
+function frame(title: string, body: SafeHtml, header: SafeHtml | string = ''): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${title} · Waitlist</title><style>${new SafeHtml(STYLE)}</style></head>
+<body>${header}<main>${body}</main></body></html>`.value;
+}
+
+export function loginPage(error?: string, email = ''): string {
+  return frame(
+    'Sign in',
+    html`<div class="login"><h1>Sign in to Waitlist</h1>
+${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
+<form method="post" action="/dashboard/login">
+  <label for="email">Email</label><input id="email" type="email" name="email" value="${email}" required autocomplete="username">
+  <label for="password">Password</label><input id="password" type="password" name="password" required autocomplete="current-password">
+  <button type="submit">Sign in</button>
+</form></div>`,
+  );
+}
+
+/** The bar on top of every page: the product, the live/test switch, sign out. */
+function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, section = 'entries'): SafeHtml {
+  const modes = product
+    ? html`<span class="mode">${(['live', 'test'] as const).map(
+        (m) => html`<a class="${m === mode ? `on ${m}` : ''}" href="/dashboard/${product.id}/${m}/${section}">${m === 'live' ? 'Live' : 'Test'}</a>`,
+      )}</span>`
+    : '';
+  return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}
+<span class="grow"></span><span class="muted">${identity.user.email}</span>
+<form class="inline" method="post" action="/dashboard/logout"><input type="hidden" name="_csrf" value="${identity.csrfToken}"><button class="link">Sign out</button></form></header>`;
+}
+
+export function productsPage(identity: DashboardIdentity, products: Product[]): string {
+  return frame(
+    'Products',
+    html`<h1>Your products</h1>
+<table><tr><th>Product</th><th>Id</th></tr>
+${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/live/entries">${product.name}</a></td><td class="muted">${product.id}</td></tr>`)}
+</table>`,
+    bar(identity),
+  );
+}
+
+export interface EntriesView {
+  product: Product;
+  mode: Mode;
+  entries: Entry[];
+  nextCursor: string | null;
+  email?: string;
+  state?: string;
+}
+
+export function entriesPage(identity: DashboardIdentity, view: EntriesView): string {
+  const { product, mode } = view;
+  const base = `/dashboard/${product.id}/${mode}/entries`;
+  const next = new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}), cursor: view.nextCursor ?? '' });
+  const date = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
+  return frame(
+    `Entries of ${product.name}`,
+    html`<h1>Entries</h1>
+<form method="get" action="${base}" style="margin-bottom:1rem">
+  <input type="search" name="email" placeholder="Find by email" value="${view.email ?? ''}">
+  <select name="state"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
+    (state) => html`<option value="${state}"${new SafeHtml(view.state === state ? ' selected' : '')}>${state}</option>`,
+  )}</select>
+  <button type="submit">Filter</button>
+</form>
+<table><tr><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
+${view.entries.length ? view.entries.map(
+      (entry) => html`<tr><td>${entry.email}</td><td><span class="pill">${entry.state}</span></td><td>${date(entry.createdAt)}</td>
+<td>${date(entry.confirmedAt)}</td><td>${date(entry.invitedAt)}</td><td>${entry.referrals}</td></tr>`,
+    ) : html`<tr><td colspan="6" class="muted">No entries.</td></tr>`}
+</table>
+${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries →</a></p>` : ''}`,
+    bar(identity, product, mode),
+  );
+}

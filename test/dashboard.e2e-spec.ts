@@ -1,0 +1,103 @@
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { signUp } from './support/flows';
+import { Product, Stack } from './support/stack';
+
+const PASSWORD = 'a long enough password';
+
+describe('dashboard: sign-in, sessions, CSRF, teams', () => {
+  let stack: Stack;
+  let acme: Product;
+  let other: Product;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    acme = await stack.createProduct({ name: 'Acme <script>alert(1)</script>' });
+    other = await stack.createProduct({ name: 'Other' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    await stack.api.get(DashboardAuthService).createUser('bob@example.com', PASSWORD, other.id);
+  });
+  afterAll(() => stack.stop());
+
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+  async function logIn(email: string, password = PASSWORD) {
+    const response = await stack.request({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email, password }),
+    });
+    const cookie = String(response.headers['set-cookie'] ?? '');
+    return { response, cookie: cookie.split(';')[0], setCookie: cookie };
+  }
+
+  async function page(url: string, cookie: string) {
+    return stack.request({ method: 'GET', url, headers: { cookie } });
+  }
+
+  it('pages need a session: without one they redirect to the login', async () => {
+    for (const url of ['/dashboard', `/dashboard/${acme.id}/live/entries`]) {
+      const response = await page(url, '');
+      expect([response.status, response.headers.location]).toEqual([303, '/dashboard/login']);
+    }
+    expect((await page('/dashboard/login', '')).text).toContain('Sign in');
+  });
+
+  it('signs in with the right password, into an HttpOnly SameSite session cookie', async () => {
+    const { response, setCookie } = await logIn('ADA@example.com ');
+    expect([response.status, response.headers.location]).toEqual([303, '/dashboard']);
+    expect(setCookie).toMatch(/^wl_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
+    const wrong = await logIn('ada@example.com', 'wrong password!!');
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.response.text).toContain('Wrong email or password');
+    expect(wrong.setCookie).toBe('');
+  });
+
+  it('shows only the team’s products, escapes what users typed, and 404s every page of another product', async () => {
+    const { cookie } = await logIn('ada@example.com');
+    const products = await page('/dashboard', cookie);
+    expect(products.text).toContain('Acme &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(products.text).not.toContain('<script>');
+    expect(products.text).not.toContain('Other');
+    expect(products.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    await signUp(stack, acme.keys.test.publishable, 'visible@example.com');
+    const entries = await page(`/dashboard/${acme.id}/test/entries`, cookie);
+    expect(entries.status).toBe(200);
+    expect(entries.text).toContain('visible@example.com');
+    expect(entries.text).not.toContain('<script>');
+    const search = await page(`/dashboard/${acme.id}/test/entries?email=${encodeURIComponent('"><script>x</script>')}`, cookie);
+    expect(search.status).toBe(400);
+    expect(search.text).not.toContain('<script>x</script>');
+
+    for (const url of [`/dashboard/${other.id}/live/entries`, `/dashboard/${other.id}/test/entries`, `/dashboard/${acme.id}/staging/entries`]) {
+      expect((await page(url, cookie)).status).toBe(404);
+    }
+  });
+
+  it('a form posted without the CSRF token is refused; with it, sign-out ends the session', async () => {
+    const { cookie } = await logIn('ada@example.com');
+    const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
+    const refused = await stack.request({ method: 'POST', url: '/dashboard/logout', headers, payload: '' });
+    expect(refused.status).toBe(403);
+    const forged = await stack.request({ method: 'POST', url: '/dashboard/logout', headers, payload: form({ _csrf: 'guess' }) });
+    expect(forged.status).toBe(403);
+    expect((await page('/dashboard', cookie)).status).toBe(200);
+
+    const csrf = /name="_csrf" value="([^"]+)"/.exec((await page('/dashboard', cookie)).text)![1];
+    const out = await stack.request({ method: 'POST', url: '/dashboard/logout', headers, payload: form({ _csrf: csrf }) });
+    expect([out.status, out.headers.location]).toEqual([303, '/dashboard/login']);
+    expect((await page('/dashboard', cookie)).status).toBe(303);
+  });
+
+  it('failed logins are limited: past ten, 429 with Retry-After even for the right password', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await logIn('bob@example.com', `wrong ${i} password`)).response.status);
+    // Ten failures per address (and per IP, which earlier tests already used) are allowed, then no more.
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
+    const limited = await logIn('bob@example.com');
+    expect(limited.response.status).toBe(429);
+    expect(limited.response.headers['retry-after']).toMatch(/^\d+$/);
+  });
+});
