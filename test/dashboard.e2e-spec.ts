@@ -1,5 +1,7 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { signUp } from './support/flows';
+import { EntryRecord, EventRecord } from '@app/shared';
+import { joinLine, signUp } from './support/flows';
+import { invitationsTo } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 const PASSWORD = 'a long enough password';
@@ -99,5 +101,80 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const limited = await logIn('bob@example.com');
     expect(limited.response.status).toBe(429);
     expect(limited.response.headers['retry-after']).toMatch(/^\d+$/);
+  });
+});
+
+describe('dashboard: entry actions through the API’s services', () => {
+  let stack: Stack;
+  let acme: Product;
+  let other: Product;
+  let cookie: string;
+  let csrf: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    acme = await stack.createProduct();
+    other = await stack.createProduct({ name: 'Other' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    const login = await stack.request({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD }).toString(),
+    });
+    cookie = String(login.headers['set-cookie']).split(';')[0];
+    csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
+  });
+  afterAll(() => stack.stop());
+
+  const act = (id: string, action: string, fields: Record<string, string> = {}, productId = acme.id) =>
+    stack.request({
+      method: 'POST',
+      url: `/dashboard/${productId}/test/entries/${id}/${action}`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
+    });
+  const show = async (url: string) => (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
+
+  it('invite from the entry page hands the mail over and emits entry.invited, like the API', async () => {
+    const entry = await joinLine(stack, acme.keys.test.publishable, 'guest@example.com');
+    const page = await show(`/dashboard/${acme.id}/test/entries/${entry.id}`);
+    expect(page).toContain('Place in line: <strong>#1</strong>');
+    const response = await act(entry.id, 'invite');
+    expect(response.status).toBe(303);
+    expect(await show(String(response.headers.location))).toContain('the entry is invited');
+    expect(invitationsTo(stack, 'guest@example.com')).toHaveLength(1);
+    expect(await stack.db.getRepository(EventRecord).countBy({ type: 'entry.invited' })).toBe(1);
+    const again = await act(entry.id, 'invite');
+    expect(await show(String(again.headers.location))).toContain('already invited');
+  });
+
+  it('move up, errors in words, delete; another product’s entries are out of reach', async () => {
+    const [first, second] = [await joinLine(stack, acme.keys.test.publishable, 'first@example.com'), await joinLine(stack, acme.keys.test.publishable, 'second@example.com')];
+    expect(await show(String((await act(second.id, 'move-up', { places: '5' })).headers.location))).toContain('moved up');
+    expect(await show(`/dashboard/${acme.id}/test/entries/${second.id}`)).toContain('Place in line: <strong>#1</strong>');
+    expect(await show(String((await act(second.id, 'move-up', { places: 'lots' })).headers.location))).toContain('whole number');
+    await signUp(stack, acme.keys.test.publishable, 'unconfirmed@example.com');
+    const pending = await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'unconfirmed@example.com' });
+    expect(await show(String((await act(pending.id, 'invite')).headers.location))).toContain('has not confirmed');
+
+    const deleted = await act(first.id, 'delete');
+    expect([deleted.status, deleted.headers.location]).toEqual([303, `/dashboard/${acme.id}/test/entries`]);
+    expect(await stack.db.getRepository(EntryRecord).existsBy({ id: first.id })).toBe(false);
+    expect(await stack.db.getRepository(EventRecord).countBy({ type: 'entry.deleted' })).toBe(1);
+
+    const foreign = await joinLine(stack, other.keys.test.publishable, 'foreign@example.com');
+    expect((await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/test/entries/${foreign.id}`, headers: { cookie } })).status).toBe(404);
+    expect((await act(foreign.id, 'delete')).status).toBe(404);
+    expect((await act(foreign.id, 'delete', {}, other.id)).status).toBe(404);
+    expect(await stack.db.getRepository(EntryRecord).existsBy({ id: foreign.id })).toBe(true);
+    const noToken = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/entries/${second.id}/delete`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(noToken.status).toBe(403);
+    expect(await stack.db.getRepository(EntryRecord).existsBy({ id: second.id })).toBe(true);
   });
 });

@@ -1,15 +1,16 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Mode, Product } from '@app/shared';
+import { APP_CONFIG, AppConfig, Mode, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.controller';
 import { EntriesService } from '../entries/entries.service';
+import { InvitationsService } from '../invitations/invitations.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
-import { entriesPage, loginPage, productsPage } from './views';
+import { ACTION_MESSAGES, entriesPage, entryPage, loginPage, productsPage } from './views';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
@@ -24,6 +25,7 @@ export class DashboardController {
   constructor(
     private readonly auth: DashboardAuthService,
     private readonly entries: EntriesService,
+    private readonly invitations: InvitationsService,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -77,6 +79,69 @@ export class DashboardController {
     const parsed = parseInput(LIST_QUERY, filters, 'query');
     const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, parsed);
     await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email: parsed.email, state: parsed.state }));
+  }
+
+  @Get(':productId/:mode/entries/:id')
+  @UseGuards(DashboardGuard)
+  async entryDetail(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Param('id') id: string,
+    @Query('message') message: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const record = await this.entries.record({ keyId: 'dashboard', productId, mode }, id);
+    const view = {
+      product,
+      mode,
+      entry: toEntry(record),
+      place: record.state === 'confirmed' ? await this.entries.placeInLine(record) : null,
+      movedUp: record.movedUp,
+      referred: await this.entries.referred(record),
+      message: typeof message === 'string' ? ACTION_MESSAGES[message] : undefined,
+    };
+    await this.page(reply, 200, entryPage(identity, view));
+  }
+
+  /** Invite, reinvite, move up and delete, through the very services the API uses. */
+  @Post(':productId/:mode/entries/:id/:action')
+  @UseGuards(DashboardGuard)
+  async entryAction(
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Param('id') id: string,
+    @Param('action') action: string,
+    @Body() body: { places?: unknown },
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const scope = { keyId: 'dashboard', productId, mode };
+    const back = (message: string) => reply.redirect(`/dashboard/${productId}/${mode}/entries/${id}?message=${message}`, 303);
+    try {
+      switch (action) {
+        case 'invite':
+          await this.invitations.invite(scope, id);
+          return void (await back('invited'));
+        case 'reinvite':
+          await this.invitations.reinvite(scope, id);
+          return void (await back('reinvited'));
+        case 'move-up': {
+          const places = Number(body?.places);
+          if (!Number.isInteger(places) || places < 1 || places > 1_000_000) throw new ApiError('invalid_request', 'places');
+          await this.entries.moveUp(scope, id, places);
+          return void (await back('moved-up'));
+        }
+        case 'delete':
+          await this.entries.delete(scope, id);
+          return void (await reply.redirect(`/dashboard/${productId}/${mode}/entries`, 303));
+        default:
+          throw new ApiError('not_found', 'No such page.');
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code in ACTION_MESSAGES) return void (await back(error.code));
+      throw error;
+    }
   }
 
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {

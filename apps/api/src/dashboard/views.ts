@@ -90,11 +90,73 @@ export function entriesPage(identity: DashboardIdentity, view: EntriesView): str
 </form>
 <table><tr><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
 ${view.entries.length ? view.entries.map(
-      (entry) => html`<tr><td>${entry.email}</td><td><span class="pill">${entry.state}</span></td><td>${date(entry.createdAt)}</td>
+      (entry) => html`<tr><td><a href="${base}/${entry.id}">${entry.email}</a></td><td><span class="pill">${entry.state}</span></td><td>${date(entry.createdAt)}</td>
 <td>${date(entry.confirmedAt)}</td><td>${date(entry.invitedAt)}</td><td>${entry.referrals}</td></tr>`,
     ) : html`<tr><td colspan="6" class="muted">No entries.</td></tr>`}
 </table>
 ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries →</a></p>` : ''}`,
+    bar(identity, product, mode),
+  );
+}
+
+/** What the dashboard says after an action, in words; also every error an action can meet. */
+export const ACTION_MESSAGES: Record<string, string> = {
+  invited: 'The invitation mail was handed over; the entry is invited.',
+  reinvited: 'A new invitation mail with a new code was handed over; the old code no longer works.',
+  'moved-up': 'The entry moved up the line.',
+  not_confirmed: 'This entry has not confirmed its address yet.',
+  already_invited: 'This entry was already invited (or its invitation is being sent right now).',
+  not_invited: 'This entry has not been invited yet.',
+  already_redeemed: 'This entry has already used its invitation.',
+  idempotency_in_progress: 'An invitation mail for this entry is being sent right now.',
+  mail_failed: 'The mail server did not take the invitation mail; nothing was changed. Try again.',
+  invalid_request: 'Enter a whole number of places from 1 to 1,000,000.',
+};
+
+export interface EntryView {
+  product: Product;
+  mode: Mode;
+  entry: Entry;
+  place: number | null;
+  movedUp: number;
+  referred: Entry[];
+  message?: string;
+}
+
+export function entryPage(identity: DashboardIdentity, view: EntryView): string {
+  const { product, mode, entry } = view;
+  const action = (name: string) => `/dashboard/${product.id}/${mode}/entries/${entry.id}/${name}`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
+  const button = (name: string, label: string, extra: SafeHtml | string = '') =>
+    html`<form class="inline" method="post" action="${action(name)}">${csrf}${extra}<button type="submit">${label}</button></form> `;
+  const rows: [string, string | number | null][] = [
+    ['Id', entry.id],
+    ['State', entry.state],
+    ['Signed up', entry.createdAt],
+    ['Confirmed', entry.confirmedAt],
+    ['Invited', entry.invitedAt],
+    ['Redeemed', entry.redeemedAt],
+    ['Referral code', entry.referralCode],
+    ['Referrals', entry.referrals],
+    ['Moved up by hand', view.movedUp],
+  ];
+  return frame(
+    entry.email,
+    html`<p><a href="/dashboard/${product.id}/${mode}/entries">← Entries</a></p>
+<h1>${entry.email}</h1>
+${view.message ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.message}</p>` : ''}
+${view.place !== null ? html`<p>Place in line: <strong>#${view.place}</strong></p>` : ''}
+<table>${rows.map(([label, value]) => html`<tr><th style="width:12rem">${label}</th><td>${value ?? '—'}</td></tr>`)}</table>
+<p style="margin-top:1rem">
+${entry.state === 'confirmed' ? button('invite', 'Invite') : ''}
+${entry.state === 'invited' ? button('reinvite', 'Send the invitation again') : ''}
+${entry.state === 'confirmed' ? button('move-up', 'Move up', html`<input type="number" name="places" min="1" max="1000000" value="1" style="width:6rem"> `) : ''}
+${button('delete', 'Delete')}
+</p>
+<h2 style="font-size:1.05rem">Referrals</h2>
+<table><tr><th>Email</th><th>State</th><th>Confirmed</th></tr>
+${view.referred.length ? view.referred.map((friend) => html`<tr><td>${friend.email}</td><td>${friend.state}</td><td>${friend.confirmedAt ?? '—'}</td></tr>`) : html`<tr><td colspan="3" class="muted">None yet.</td></tr>`}
+</table>`,
     bar(identity, product, mode),
   );
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull, Not } from 'typeorm';
 import type { KeyScope } from '../auth/keys.service';
 import { ApiError } from '../common/api-error';
 import { CursorCodec } from './cursor';
@@ -62,6 +62,34 @@ export class EntriesService {
     const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
     if (!record) throw notFound();
     return toEntry(record);
+  }
+
+  /** The entry's record, for the dashboard's entry page; 404 outside the scope. */
+  async record(scope: KeyScope, id: string): Promise<EntryRecord> {
+    const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    if (!record) throw notFound();
+    return record;
+  }
+
+  /** The entries that signed up through this one's referral link and confirmed. */
+  async referred(record: EntryRecord): Promise<Entry[]> {
+    const rows = await this.db.getRepository(EntryRecord).find({
+      where: { referredBy: record.id, confirmedAt: Not(IsNull()) },
+      order: { confirmedAt: 'ASC' },
+      take: 100,
+    });
+    return rows.map(toEntry);
+  }
+
+  /** 1 for the front of the line: the waiting entries ahead of this one in line order, plus one. */
+  async placeInLine(entry: EntryRecord): Promise<number> {
+    const [{ ahead }]: { ahead: string }[] = await this.db.query(
+      `SELECT count(*) AS ahead FROM entries
+       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
+         AND (line_key, (moved_up = 0), confirmation_seq) < ($3, $4, $5)`,
+      [entry.productId, entry.mode, entry.lineKey, entry.movedUp === 0, entry.confirmationSeq],
+    );
+    return Number(ahead) + 1;
   }
 
   /** Moves a waiting entry up by `places`, on top of earlier moves and its referrals; no event, no mail. */

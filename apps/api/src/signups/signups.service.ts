@@ -22,6 +22,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { KeyScope, KeysService } from '../auth/keys.service';
 import { ApiError } from '../common/api-error';
 import { RateLimits } from '../common/rate-limits';
+import { EntriesService } from '../entries/entries.service';
 
 export interface SignupInput {
   key: string;
@@ -42,6 +43,7 @@ export class SignupsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeysService,
+    private readonly entries: EntriesService,
     private readonly limits: RateLimits,
     private readonly clock: Clock,
   ) {}
@@ -100,7 +102,7 @@ export class SignupsService {
     return {
       state: 'confirmed',
       productName: product.name,
-      place: await this.placeInLine(record),
+      place: await this.entries.placeInLine(record),
       referralLink: await this.referralLink(product, record),
     };
   }
@@ -164,17 +166,6 @@ export class SignupsService {
         .findOne({ where: { id: found.entryId }, lock: lock ? { mode: 'pessimistic_write' } : undefined }));
     if (!entry) throw new ApiError('not_found', 'This link is no longer valid.');
     return entry;
-  }
-
-  /** 1 for the front of the line: the waiting entries ahead of this one in line order, plus one. */
-  private async placeInLine(entry: EntryRecord): Promise<number> {
-    const [{ ahead }]: { ahead: string }[] = await this.db.query(
-      `SELECT count(*) AS ahead FROM entries
-       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
-         AND (line_key, (moved_up = 0), confirmation_seq) < ($3, $4, $5)`,
-      [entry.productId, entry.mode, entry.lineKey, entry.movedUp === 0, entry.confirmationSeq],
-    );
-    return Number(ahead) + 1;
   }
 
   /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
