@@ -2,6 +2,7 @@ import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.s
 import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine, signUp } from './support/flows';
 import { invitationsTo } from './support/invitations';
+import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
 
 const PASSWORD = 'a long enough password';
@@ -176,5 +177,44 @@ describe('dashboard: entry actions through the API’s services', () => {
     });
     expect(noToken.status).toBe(403);
     expect(await stack.db.getRepository(EntryRecord).existsBy({ id: second.id })).toBe(true);
+  });
+
+  it('API keys: a new pair shows its secret once and works; revoking makes it 401; last use is shown', async () => {
+    const created = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/keys`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(created.status).toBe(201);
+    const secret = /<code data-secret>(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(created.text)![1];
+    const list = () => stack.request({ method: 'GET', url: '/api/v1/entries', headers: { authorization: `Bearer ${secret}` } });
+    expect((await list()).status).toBe(200);
+    await waitFor(async () => (await stack.db.query(`SELECT 1 FROM api_keys WHERE hint LIKE $1 AND last_used_at IS NOT NULL`, [`${secret.slice(0, 12)}%`])).length === 1, 'last use to be recorded');
+    const page = await show(`/dashboard/${acme.id}/test/keys`);
+    const row = page.split('<tr>').find((part) => part.includes(secret.slice(0, 12)))!;
+    expect(row).toMatch(/<td>secret<\/td><td>[\d-]+ [\d:]+<\/td><td>[\d-]+ [\d:]+<\/td>/);
+    expect(page).not.toContain(secret);
+    expect(page).toContain(secret.slice(0, 12));
+    const [key] = await stack.db.query(`SELECT id FROM api_keys WHERE hint LIKE $1`, [`${secret.slice(0, 12)}%`]);
+    const revoked = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/keys/${key.id}/revoke`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(revoked.status).toBe(303);
+    expect((await list()).status).toBe(401);
+    expect(await show(`/dashboard/${acme.id}/test/keys`)).toContain('revoked');
+    // Another product's key cannot be revoked from here.
+    const [foreignKey] = await stack.db.query(`SELECT id FROM api_keys WHERE product_id = $1 AND kind = 'secret' LIMIT 1`, [other.id]);
+    const refused = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/keys/${foreignKey.id}/revoke`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    expect(refused.status).toBe(404);
+    expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: { authorization: `Bearer ${other.keys.test.secret}` } })).status).toBe(200);
   });
 });

@@ -52,6 +52,19 @@ export class KeysService {
     return (result.affected ?? 0) > 0;
   }
 
+  /** The keys of a product and mode, newest first, as the dashboard lists them. */
+  async list(productId: string, mode: Mode): Promise<ApiKey[]> {
+    return this.db.getRepository(ApiKey).find({ where: { productId, mode }, order: { createdAt: 'DESC', kind: 'DESC' } });
+  }
+
+  /** Revokes one key of a product by its id; false when there is no such unrevoked key. */
+  async revokeById(productId: string, keyId: string): Promise<boolean> {
+    const result = await this.db
+      .getRepository(ApiKey)
+      .update({ id: keyId, productId, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
+    return (result.affected ?? 0) > 0;
+  }
+
   /** The scope of a valid, unrevoked key of the given kind, or null. */
   async authenticate(key: string, kind: KeyKind): Promise<KeyScope | null> {
     if (!key.startsWith(kind === 'secret' ? 'sk_' : 'pk_') || key.length > 200) return null;

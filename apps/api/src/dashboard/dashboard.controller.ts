@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Mode, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
+import { KeysService } from '../auth/keys.service';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.controller';
@@ -10,7 +11,7 @@ import { EntriesService } from '../entries/entries.service';
 import { InvitationsService } from '../invitations/invitations.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
-import { ACTION_MESSAGES, entriesPage, entryPage, loginPage, productsPage } from './views';
+import { ACTION_MESSAGES, entriesPage, entryPage, keysPage, loginPage, productsPage } from './views';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
@@ -26,6 +27,7 @@ export class DashboardController {
     private readonly auth: DashboardAuthService,
     private readonly entries: EntriesService,
     private readonly invitations: InvitationsService,
+    private readonly keys: KeysService,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -142,6 +144,29 @@ export class DashboardController {
       if (error instanceof ApiError && error.code in ACTION_MESSAGES) return void (await back(error.code));
       throw error;
     }
+  }
+
+  @Get(':productId/:mode/keys')
+  @UseGuards(DashboardGuard)
+  async keyList(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, 200, keysPage(identity, product, mode, await this.keys.list(productId, mode)));
+  }
+
+  /** The new secret is shown in this answer only; it is never stored, so it cannot be shown again. */
+  @Post(':productId/:mode/keys')
+  @UseGuards(DashboardGuard)
+  async createKey(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const created = await this.keys.createPair(productId, mode);
+    await this.page(reply, 201, keysPage(identity, product, mode, await this.keys.list(productId, mode), created));
+  }
+
+  @Post(':productId/:mode/keys/:keyId/revoke')
+  @UseGuards(DashboardGuard)
+  async revokeKey(@Param('productId') productId: string, @Param('mode') mode: Mode, @Param('keyId') keyId: string, @Res() reply: FastifyReply) {
+    if (!(await this.keys.revokeById(productId, keyId))) throw new ApiError('not_found', 'No such key in use.');
+    await reply.redirect(`/dashboard/${productId}/${mode}/keys`, 303);
   }
 
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { Entry, Mode, Product } from '@app/shared';
+import { ApiKey, Entry, Mode, Product } from '@app/shared';
+import type { KeyPair } from '../auth/keys.service';
 import { html, SafeHtml } from '../common/html';
 import type { DashboardIdentity } from './dashboard-auth.service';
 
@@ -48,7 +49,10 @@ function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, sectio
         (m) => html`<a class="${m === mode ? `on ${m}` : ''}" href="/dashboard/${product.id}/${m}/${section}">${m === 'live' ? 'Live' : 'Test'}</a>`,
       )}</span>`
     : '';
-  return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}
+  const sections = product && mode
+    ? html`<nav>${[['entries', 'Entries'], ['keys', 'API keys']].map(([path, label]) => html`<a style="font-weight:${path === section ? 700 : 400}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a> `)}</nav>`
+    : '';
+  return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}${sections}
 <span class="grow"></span><span class="muted">${identity.user.email}</span>
 <form class="inline" method="post" action="/dashboard/logout"><input type="hidden" name="_csrf" value="${identity.csrfToken}"><button class="link">Sign out</button></form></header>`;
 }
@@ -158,5 +162,26 @@ ${button('delete', 'Delete')}
 ${view.referred.length ? view.referred.map((friend) => html`<tr><td>${friend.email}</td><td>${friend.state}</td><td>${friend.confirmedAt ?? '—'}</td></tr>`) : html`<tr><td colspan="3" class="muted">None yet.</td></tr>`}
 </table>`,
     bar(identity, product, mode),
+  );
+}
+
+export function keysPage(identity: DashboardIdentity, product: Product, mode: Mode, keys: ApiKey[], created?: KeyPair): string {
+  const base = `/dashboard/${product.id}/${mode}/keys`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
+  const when = (date: Date | null) => (date ? date.toISOString().slice(0, 16).replace('T', ' ') : '—');
+  return frame(
+    'API keys',
+    html`<h1>API keys (${mode})</h1>
+${created ? html`<div role="status" style="background:#fff8c5;border:1px solid #d4a72c;border-radius:8px;padding:.8rem;margin-bottom:1rem">
+<p><strong>Copy the secret key now: it is shown this once.</strong></p>
+<p>Secret key: <code data-secret>${created.secret}</code></p><p>Publishable key: <code>${created.publishable}</code></p></div>` : ''}
+<form method="post" action="${base}" style="margin-bottom:1rem">${csrf}<button type="submit">Create a key pair</button></form>
+<table><tr><th>Key</th><th>Kind</th><th>Created</th><th>Last used</th><th></th></tr>
+${keys.map(
+  (key) => html`<tr><td><code>${key.hint}</code></td><td>${key.kind}</td><td>${when(key.createdAt)}</td><td>${key.kind === 'secret' ? when(key.lastUsedAt) : ''}</td>
+<td>${key.revokedAt ? html`<span class="muted">revoked ${when(key.revokedAt)}</span>` : html`<form class="inline" method="post" action="${base}/${key.id}/revoke">${csrf}<button type="submit">Revoke</button></form>`}</td></tr>`,
+)}
+</table>`,
+    bar(identity, product, mode, 'keys'),
   );
 }
