@@ -2,6 +2,7 @@ import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.s
 import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine, signUp } from './support/flows';
 import { invitationsTo } from './support/invitations';
+import { Receiver } from './support/receiver';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
 
@@ -216,5 +217,75 @@ describe('dashboard: entry actions through the API’s services', () => {
     });
     expect(refused.status).toBe(404);
     expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: { authorization: `Bearer ${other.keys.test.secret}` } })).status).toBe(200);
+  });
+});
+
+describe('dashboard: webhook endpoints and the delivery log', () => {
+  let stack: Stack;
+  let acme: Product;
+  let cookie: string;
+  let csrf: string;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    receiver = await new Receiver().start();
+    acme = await stack.createProduct();
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    const login = await stack.request({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD }).toString(),
+    });
+    cookie = String(login.headers['set-cookie']).split(';')[0];
+    csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await stack.stop();
+  });
+
+  const post = (url: string, fields: [string, string][] = []) =>
+    stack.request({
+      method: 'POST',
+      url,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams([['_csrf', csrf], ...fields]).toString(),
+    });
+
+  it('create an endpoint (secret shown once), send a test event, see it in the delivery log', async () => {
+    const base = `/dashboard/${acme.id}/live/webhooks`;
+    const created = await post(base, [['url', `${receiver.url}/hook`], ['events', 'entry.invited'], ['events', 'entry.redeemed']]);
+    expect(created.status).toBe(201);
+    const secret = /<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(created.text)![1];
+    const [endpoint] = await stack.db.query('SELECT id, events, mode FROM webhook_endpoints WHERE product_id = $1', [acme.id]);
+    expect(endpoint).toMatchObject({ events: ['entry.invited', 'entry.redeemed'], mode: 'live' });
+    expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).not.toContain(secret);
+
+    expect((await post(`${base}/${endpoint.id}/test`)).text).toContain('webhook.test event is on its way');
+    const [delivery] = await receiver.waitFor(1);
+    expect(delivery.headers['service-event']).toBe('webhook.test');
+    await waitFor(async () => (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text.includes('succeeded'), 'the log to show the delivery');
+    const log = (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text;
+    expect(log).toContain('webhook.test');
+    expect(log).toMatch(/ · 200 · \d+ ms/);
+
+    expect((await post(`${base}/${endpoint.id}/disable`)).status).toBe(303);
+    expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).toContain('disabled');
+    const rotated = await post(`${base}/${endpoint.id}/rotate`);
+    expect(/<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(rotated.text)![1]).not.toBe(secret);
+    const refused = await post(base, [['url', 'ftp://example.com'], ['events', 'entry.invited']]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('https');
+  });
+
+  it('another product’s endpoints are out of reach', async () => {
+    const other = await stack.createProduct({ name: 'Other' });
+    const { WebhooksService } = await import('../apps/api/src/webhooks/webhooks.service');
+    const foreign = await stack.api.get(WebhooksService).create({ productId: other.id, mode: 'live', url: receiver.url });
+    expect((await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/webhooks/${foreign.id}`, headers: { cookie } })).status).toBe(404);
+    expect((await post(`/dashboard/${acme.id}/live/webhooks/${foreign.id}/delete`)).status).toBe(404);
+    expect((await stack.db.query('SELECT 1 FROM webhook_endpoints WHERE id = $1', [foreign.id])).length).toBe(1);
   });
 });

@@ -9,9 +9,10 @@ import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.controller';
 import { EntriesService } from '../entries/entries.service';
 import { InvitationsService } from '../invitations/invitations.service';
+import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
-import { ACTION_MESSAGES, entriesPage, entryPage, keysPage, loginPage, productsPage } from './views';
+import { ACTION_MESSAGES, deliveryLogPage, entriesPage, entryPage, keysPage, loginPage, productsPage, webhooksPage } from './views';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
@@ -28,6 +29,7 @@ export class DashboardController {
     private readonly entries: EntriesService,
     private readonly invitations: InvitationsService,
     private readonly keys: KeysService,
+    private readonly webhooks: WebhooksService,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -167,6 +169,107 @@ export class DashboardController {
   async revokeKey(@Param('productId') productId: string, @Param('mode') mode: Mode, @Param('keyId') keyId: string, @Res() reply: FastifyReply) {
     if (!(await this.keys.revokeById(productId, keyId))) throw new ApiError('not_found', 'No such key in use.');
     await reply.redirect(`/dashboard/${productId}/${mode}/keys`, 303);
+  }
+
+  @Get(':productId/:mode/webhooks')
+  @UseGuards(DashboardGuard)
+  async endpoints(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    await this.webhooksPage(reply, identity, productId, mode, 200);
+  }
+
+  /** The new endpoint's secret is shown in this answer only. */
+  @Post(':productId/:mode/webhooks')
+  @UseGuards(DashboardGuard)
+  async createEndpoint(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Body() body: { url?: unknown; events?: unknown },
+    @Res() reply: FastifyReply,
+  ) {
+    const events = ([] as unknown[]).concat(body?.events ?? []).filter((type): type is string => typeof type === 'string');
+    try {
+      const created = await this.webhooks.create({ productId, mode, url: typeof body?.url === 'string' ? body.url : '', events });
+      await this.webhooksPage(reply, identity, productId, mode, 201, { secret: created.secret });
+    } catch (error) {
+      if (!(error instanceof WebhookError)) throw error;
+      await this.webhooksPage(reply, identity, productId, mode, 400, { error: error.message });
+    }
+  }
+
+  @Post(':productId/:mode/webhooks/:endpointId/:action')
+  @UseGuards(DashboardGuard)
+  async endpointAction(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Param('endpointId') endpointId: string,
+    @Param('action') action: string,
+    @Res() reply: FastifyReply,
+  ) {
+    if (!(await this.webhooks.endpointOf(productId, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
+    switch (action) {
+      case 'rotate':
+        return this.webhooksPage(reply, identity, productId, mode, 200, { secret: (await this.webhooks.rotateSecret(endpointId)).secret });
+      case 'test':
+        await this.webhooks.sendTest(endpointId);
+        return this.webhooksPage(reply, identity, productId, mode, 200, { sent: true });
+      case 'disable':
+      case 'enable':
+        await this.webhooks.setDisabled(endpointId, action === 'disable');
+        break;
+      case 'delete':
+        await this.webhooks.remove(endpointId);
+        break;
+      default:
+        throw new ApiError('not_found', 'No such page.');
+    }
+    await reply.redirect(`/dashboard/${productId}/${mode}/webhooks`, 303);
+  }
+
+  @Get(':productId/:mode/webhooks/:endpointId')
+  @UseGuards(DashboardGuard)
+  async deliveryLog(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Param('endpointId') endpointId: string,
+    @Res() reply: FastifyReply,
+  ) {
+    const endpoint = await this.webhooks.endpointOf(productId, endpointId);
+    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, 200, deliveryLogPage(identity, product, mode, endpoint, await this.webhooks.deliveryLog(endpointId)));
+  }
+
+  @Post(':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry')
+  @UseGuards(DashboardGuard)
+  async retryDelivery(
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Param('endpointId') endpointId: string,
+    @Param('deliveryId') deliveryId: string,
+    @Res() reply: FastifyReply,
+  ) {
+    const endpoint = await this.webhooks.endpointOf(productId, endpointId);
+    const delivery = endpoint && (await this.webhooks.deliveryLog(endpointId)).find((candidate) => candidate.id === deliveryId);
+    if (!delivery) throw new ApiError('not_found', 'No such delivery.');
+    await this.webhooks.retryNow(deliveryId).catch((error: unknown) => {
+      if (!(error instanceof WebhookError)) throw error;
+    });
+    await reply.redirect(`/dashboard/${productId}/${mode}/webhooks/${endpointId}`, 303);
+  }
+
+  private async webhooksPage(
+    reply: FastifyReply,
+    identity: DashboardIdentity,
+    productId: string,
+    mode: Mode,
+    status: number,
+    notice?: Parameters<typeof webhooksPage>[4],
+  ) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, status, webhooksPage(identity, product, mode, await this.webhooks.list(productId, mode), notice));
   }
 
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { ApiKey, Entry, Mode, Product } from '@app/shared';
+import { ApiKey, Entry, ENTRY_EVENT_TYPES, Mode, Product, WebhookEndpoint } from '@app/shared';
+import type { LoggedDelivery } from '../webhooks/webhooks.service';
 import type { KeyPair } from '../auth/keys.service';
 import { html, SafeHtml } from '../common/html';
 import type { DashboardIdentity } from './dashboard-auth.service';
@@ -50,7 +51,7 @@ function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, sectio
       )}</span>`
     : '';
   const sections = product && mode
-    ? html`<nav>${[['entries', 'Entries'], ['keys', 'API keys']].map(([path, label]) => html`<a style="font-weight:${path === section ? 700 : 400}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a> `)}</nav>`
+    ? html`<nav>${[['entries', 'Entries'], ['webhooks', 'Webhooks'], ['keys', 'API keys']].map(([path, label]) => html`<a style="font-weight:${path === section ? 700 : 400}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a> `)}</nav>`
     : '';
   return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}${sections}
 <span class="grow"></span><span class="muted">${identity.user.email}</span>
@@ -183,5 +184,60 @@ ${keys.map(
 )}
 </table>`,
     bar(identity, product, mode, 'keys'),
+  );
+}
+
+export function webhooksPage(
+  identity: DashboardIdentity,
+  product: Product,
+  mode: Mode,
+  endpoints: WebhookEndpoint[],
+  notice?: { secret?: string; error?: string; sent?: boolean },
+): string {
+  const base = `/dashboard/${product.id}/${mode}/webhooks`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
+  const post = (path: string, label: string) =>
+    html`<form class="inline" method="post" action="${base}/${path}">${csrf}<button type="submit">${label}</button></form> `;
+  return frame(
+    'Webhooks',
+    html`<h1>Webhook endpoints (${mode})</h1>
+${notice?.secret ? html`<div role="status" style="background:#fff8c5;border:1px solid #d4a72c;border-radius:8px;padding:.8rem;margin-bottom:1rem">
+<p><strong>Copy the signing secret now: it is shown this once.</strong></p><p><code data-secret>${notice.secret}</code></p></div>` : ''}
+${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
+${notice?.sent ? html`<p role="status">A webhook.test event is on its way; see the delivery log.</p>` : ''}
+<form method="post" action="${base}" style="margin-bottom:1rem;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:.8rem">${csrf}
+  <input type="url" name="url" placeholder="https://example.com/webhooks" required style="width:28rem">
+  ${ENTRY_EVENT_TYPES.map((type) => html`<label style="margin-right:.6rem"><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`)}
+  <button type="submit">Add endpoint</button>
+</form>
+<table><tr><th>URL</th><th>Events</th><th>Status</th><th></th></tr>
+${endpoints.length ? endpoints.map(
+  (endpoint) => html`<tr><td>${endpoint.url}<br><span class="muted">${endpoint.id}</span></td><td>${endpoint.events.join(', ')}</td>
+<td>${endpoint.disabledAt ? 'disabled' : 'enabled'}</td>
+<td><a href="${base}/${endpoint.id}">Delivery log</a> ${post(`${endpoint.id}/test`, 'Send test event')}${post(`${endpoint.id}/rotate`, 'Rotate secret')}
+${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.disabledAt ? 'Enable' : 'Disable')}${post(`${endpoint.id}/delete`, 'Delete')}</td></tr>`,
+) : html`<tr><td colspan="4" class="muted">No endpoints yet.</td></tr>`}
+</table>`,
+    bar(identity, product, mode, 'webhooks'),
+  );
+}
+
+export function deliveryLogPage(identity: DashboardIdentity, product: Product, mode: Mode, endpoint: WebhookEndpoint, log: LoggedDelivery[]): string {
+  const base = `/dashboard/${product.id}/${mode}/webhooks/${endpoint.id}`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
+  const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').slice(0, 19) : '—');
+  return frame(
+    'Delivery log',
+    html`<p><a href="/dashboard/${product.id}/${mode}/webhooks">← Webhook endpoints</a></p>
+<h1>Delivery log</h1><p class="muted">${endpoint.url} · the last 100 deliveries of 30 days</p>
+<table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
+${log.length ? log.map(
+  (delivery) => html`<tr><td>${delivery.eventType}<br><span class="muted">${delivery.eventId} · ${delivery.id}</span></td>
+<td>${delivery.status}${delivery.nextAttemptAt ? html`<br><span class="muted">next ${when(delivery.nextAttemptAt)}</span>` : ''}</td>
+<td>${delivery.attempts.map((attempt) => html`<div>${when(attempt.attemptedAt)} · ${attempt.statusCode ?? attempt.error} · ${attempt.durationMs} ms</div>`)}</td>
+<td>${delivery.status === 'pending' && delivery.nextAttemptAt ? html`<form class="inline" method="post" action="${base}/deliveries/${delivery.id}/retry">${csrf}<button type="submit">Retry now</button></form>` : ''}</td></tr>`,
+) : html`<tr><td colspan="4" class="muted">No deliveries yet.</td></tr>`}
+</table>`,
+    bar(identity, product, mode, 'webhooks'),
   );
 }

@@ -63,6 +63,21 @@ export class WebhooksService {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
   }
 
+  /** The endpoints of a product and mode, oldest first. */
+  async list(productId: string, mode: Mode): Promise<WebhookEndpoint[]> {
+    return this.db.getRepository(WebhookEndpoint).find({ where: { productId, mode }, order: { createdAt: 'ASC' } });
+  }
+
+  /** One endpoint of the product, or null: endpoints of other products do not exist for the caller. */
+  async endpointOf(productId: string, endpointId: string): Promise<WebhookEndpoint | null> {
+    return this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId, productId });
+  }
+
+  /** Removes the endpoint with its deliveries and their log. */
+  async remove(endpointId: string): Promise<void> {
+    await this.db.getRepository(WebhookEndpoint).delete({ id: endpointId });
+  }
+
   /** A new signing secret, shown once; for 24 hours the old one signs too (a second v1 after the new). */
   async rotateSecret(endpointId: string): Promise<{ secret: string }> {
     const endpoint = await this.find(endpointId);
