@@ -94,6 +94,20 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect((await page('/dashboard', cookie)).status).toBe(303);
   });
 
+  it('Bull Board at /admin/queues shows every queue, only to a signed-in user', async () => {
+    for (const url of ['/admin/queues', '/admin/queues/api/queues']) {
+      const anonymous = await page(url, '');
+      expect([anonymous.status, anonymous.headers.location]).toEqual([303, '/dashboard/login']);
+    }
+    const { cookie } = await logIn('ada@example.com');
+    const board = await page('/admin/queues', cookie);
+    expect(board.status).toBe(200);
+    expect(board.text).toContain('<div id="root">');
+    const queues = await page('/admin/queues/api/queues', cookie);
+    expect(queues.status).toBe(200);
+    expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations', 'mail', 'webhooks']);
+  });
+
   it('failed logins are limited: past ten, 429 with Retry-After even for the right password', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await logIn('bob@example.com', `wrong ${i} password`)).response.status);

@@ -4,6 +4,8 @@ import { AppConfig, nestLogLevels } from '@app/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 import { UNREADABLE_BODY } from './common/validation';
+import { DashboardAuthService } from './dashboard/dashboard-auth.service';
+import { registerQueueBoard } from './dashboard/queue-board';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -36,7 +38,9 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   app.enableShutdownHooks();
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
-  deferJsonErrors(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  deferJsonErrors(fastify);
+  await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
   return app;
 }
 

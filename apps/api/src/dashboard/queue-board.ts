@@ -1,0 +1,35 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import { AppConfig, commandOptions, QueueName } from '@app/shared';
+import { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { DashboardAuthService } from './dashboard-auth.service';
+import { readCookie, SESSION_COOKIE } from './dashboard.guard';
+
+export const QUEUE_BOARD_PATH = '/admin/queues';
+
+/**
+ * Bull Board at /admin/queues, showing every queue of the three apps, behind the dashboard login. It
+ * lives in an encapsulated Fastify plugin whose onRequest hook checks the session, which covers the
+ * board's pages and its API alike (its Nest middleware does not hold on Fastify).
+ */
+export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
+  const queues = Object.values(QueueName).map(
+    (name) => new Queue(name, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX }),
+  );
+  for (const queue of queues) queue.on('error', () => undefined);
+  const board = new FastifyAdapter();
+  board.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: false })), serverAdapter: board });
+
+  await fastify.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (!(await auth.identify(readCookie(request, SESSION_COOKIE)))) await reply.redirect('/dashboard/login', 303);
+    });
+    await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+  });
+  fastify.addHook('onClose', async () => {
+    await Promise.allSettled(queues.map((queue) => queue.close()));
+  });
+}
