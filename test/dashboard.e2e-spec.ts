@@ -194,6 +194,24 @@ describe('dashboard: entry actions through the API’s services', () => {
     expect(await stack.db.getRepository(EntryRecord).existsBy({ id: second.id })).toBe(true);
   });
 
+  it('the line shows waiting entries in line order; invite the next N from there', async () => {
+    const line = await show(`/dashboard/${acme.id}/test/line`);
+    const emails = [...line.matchAll(/<td>#(\d+)<\/td><td><a [^>]+>([^<]+)<\/a>/g)].map((match) => [Number(match[1]), match[2]]);
+    expect(emails).toEqual([[1, 'second@example.com']]);
+    await joinLine(stack, acme.keys.test.publishable, 'third@example.com');
+    const response = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/line/invite-next`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf, count: '2' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('2 invited');
+    expect(response.text).toContain('Nobody is waiting');
+    expect(invitationsTo(stack, 'second@example.com')).toHaveLength(1);
+    expect(invitationsTo(stack, 'third@example.com')).toHaveLength(1);
+  });
+
   it('API keys: a new pair shows its secret once and works; revoking makes it 401; last use is shown', async () => {
     const created = await stack.request({
       method: 'POST',

@@ -12,7 +12,18 @@ import { InvitationsService } from '../invitations/invitations.service';
 import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
-import { ACTION_MESSAGES, deliveryLogPage, entriesPage, entryPage, keysPage, loginPage, productsPage, webhooksPage } from './views';
+import {
+  ACTION_MESSAGES,
+  deliveryLogPage,
+  entriesPage,
+  entryPage,
+  keysPage,
+  LINE_PAGE,
+  linePage,
+  loginPage,
+  productsPage,
+  webhooksPage,
+} from './views';
 
 const HTML = 'text/html; charset=utf-8';
 /** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
@@ -146,6 +157,31 @@ export class DashboardController {
       if (error instanceof ApiError && error.code in ACTION_MESSAGES) return void (await back(error.code));
       throw error;
     }
+  }
+
+  @Get(':productId/:mode/line')
+  @UseGuards(DashboardGuard)
+  async line(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front({ keyId: 'dashboard', productId, mode }, LINE_PAGE)));
+  }
+
+  @Post(':productId/:mode/line/invite-next')
+  @UseGuards(DashboardGuard)
+  async inviteNext(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Body() body: { count?: unknown },
+    @Res() reply: FastifyReply,
+  ) {
+    const count = Number(body?.count);
+    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError('invalid_request', 'Invite from 1 to 1,000 people at a time.');
+    const scope = { keyId: 'dashboard', productId, mode };
+    const result = await this.invitations.inviteNext(scope, count);
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const counts = { invited: result.invited.length, failed: result.failed.length };
+    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front(scope, LINE_PAGE), counts));
   }
 
   @Get(':productId/:mode/keys')

@@ -1,4 +1,4 @@
-import { ApiKey, Entry, ENTRY_EVENT_TYPES, Mode, Product, WebhookEndpoint } from '@app/shared';
+import { ApiKey, Entry, ENTRY_EVENT_TYPES, EntryRecord, Mode, Product, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../webhooks/webhooks.service';
 import type { KeyPair } from '../auth/keys.service';
 import { html, SafeHtml } from '../common/html';
@@ -51,7 +51,7 @@ function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, sectio
       )}</span>`
     : '';
   const sections = product && mode
-    ? html`<nav>${[['entries', 'Entries'], ['webhooks', 'Webhooks'], ['keys', 'API keys']].map(([path, label]) => html`<a style="font-weight:${path === section ? 700 : 400}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a> `)}</nav>`
+    ? html`<nav>${[['entries', 'Entries'], ['line', 'Line'], ['webhooks', 'Webhooks'], ['keys', 'API keys']].map(([path, label]) => html`<a style="font-weight:${path === section ? 700 : 400}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a> `)}</nav>`
     : '';
   return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}${sections}
 <span class="grow"></span><span class="muted">${identity.user.email}</span>
@@ -241,3 +241,28 @@ ${log.length ? log.map(
     bar(identity, product, mode, 'webhooks'),
   );
 }
+
+export function linePage(
+  identity: DashboardIdentity,
+  product: Product,
+  mode: Mode,
+  line: EntryRecord[],
+  result?: { invited: number; failed: number },
+): string {
+  const base = `/dashboard/${product.id}/${mode}`;
+  return frame(
+    'Line',
+    html`<h1>The line</h1>
+${result ? html`<p role="status">${result.invited} invited${result.failed ? html`; ${result.failed} could not be mailed and keep their place` : ''}.</p>` : ''}
+<form method="post" action="${base}/line/invite-next" style="margin-bottom:1rem"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
+  Invite the next <input type="number" name="count" min="1" max="1000" value="10" style="width:6rem"> in line <button type="submit">Invite</button></form>
+<table><tr><th>Place</th><th>Email</th><th>Confirmed</th><th>Referrals</th><th>Moved up</th></tr>
+${line.length ? line.map(
+  (entry, i) => html`<tr><td>#${i + 1}</td><td><a href="${base}/entries/${entry.id}">${entry.email}</a></td><td>${entry.confirmedAt?.toISOString().slice(0, 16).replace('T', ' ') ?? ''}</td><td>${entry.referrals}</td><td>${entry.movedUp}</td></tr>`,
+) : html`<tr><td colspan="5" class="muted">Nobody is waiting.</td></tr>`}
+</table>${line.length === LINE_PAGE ? html`<p class="muted">The first ${LINE_PAGE} in line.</p>` : ''}`,
+    bar(identity, product, mode, 'line'),
+  );
+}
+
+export const LINE_PAGE = 100;

@@ -81,6 +81,19 @@ export class EntriesService {
     return rows.map(toEntry);
   }
 
+  /** The front of the line: the first `limit` waiting entries in line order. */
+  async front(scope: KeyScope, limit: number): Promise<EntryRecord[]> {
+    return this.db
+      .getRepository(EntryRecord)
+      .createQueryBuilder('e')
+      .where(`e.product_id = :productId AND e.mode = :mode AND e.state = 'confirmed'`, scope)
+      .orderBy('e.line_key', 'ASC')
+      .addOrderBy('(e.moved_up = 0)', 'ASC')
+      .addOrderBy('e.confirmation_seq', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   /** 1 for the front of the line: the waiting entries ahead of this one in line order, plus one. */
   async placeInLine(entry: EntryRecord): Promise<number> {
     const [{ ahead }]: { ahead: string }[] = await this.db.query(
