@@ -212,6 +212,17 @@ describe('dashboard: entry actions through the API’s services', () => {
     expect(invitationsTo(stack, 'third@example.com')).toHaveLength(1);
   });
 
+  it('exports the filtered entries as CSV, every page of them', async () => {
+    const csv = await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/test/entries.csv?state=invited`, headers: { cookie } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toContain('attachment');
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals');
+    expect(lines.slice(1).map((line) => line.split(',')[1]).sort()).toEqual(['guest@example.com', 'second@example.com', 'third@example.com']);
+    expect((await stack.request({ method: 'GET', url: `/dashboard/${other.id}/test/entries.csv`, headers: { cookie } })).status).toBe(404);
+  });
+
   it('API keys: a new pair shows its secret once and works; revoking makes it 401; last use is shown', async () => {
     const created = await stack.request({
       method: 'POST',

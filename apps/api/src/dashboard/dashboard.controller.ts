@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Mode, Product, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Entry, Mode, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource, In } from 'typeorm';
 import { KeysService } from '../auth/keys.service';
@@ -94,6 +94,28 @@ export class DashboardController {
     const parsed = parseInput(LIST_QUERY, filters, 'query');
     const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, parsed);
     await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email: parsed.email, state: parsed.state }));
+  }
+
+  /** The filtered entries as CSV, all pages at once, newest first. */
+  @Get(':productId/:mode/entries.csv')
+  @UseGuards(DashboardGuard)
+  async exportEntries(
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Query() query: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const filters = parseInput(LIST_QUERY, Object.fromEntries(Object.entries(query).filter(([key, value]) => value !== '' && key !== 'cursor')), 'query');
+    const rows: Entry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, { ...filters, limit: 100, cursor });
+      rows.push(...page.data);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    await reply
+      .headers({ ...HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="entries-${mode}.csv"` })
+      .send(toCsv(rows));
   }
 
   @Get(':productId/:mode/entries/:id')
@@ -311,4 +333,16 @@ export class DashboardController {
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {
     await reply.status(status).headers({ ...HEADERS, 'Content-Type': HTML }).send(body);
   }
+}
+
+const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;
+
+/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (= + - @) is prefixed with '. */
+export function toCsv(entries: Entry[]): string {
+  const cell = (value: string | number | null) => {
+    const text = value === null ? '' : String(value);
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return /[",\r\n']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  return [CSV_COLUMNS.join(','), ...entries.map((entry) => CSV_COLUMNS.map((column) => cell(entry[column])).join(','))].join('\r\n') + '\r\n';
 }

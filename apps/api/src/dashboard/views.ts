@@ -92,6 +92,7 @@ export function entriesPage(identity: DashboardIdentity, view: EntriesView): str
     (state) => html`<option value="${state}"${new SafeHtml(view.state === state ? ' selected' : '')}>${state}</option>`,
   )}</select>
   <button type="submit">Filter</button>
+  <a href="${base}.csv?${new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}) }).toString()}">Export CSV</a>
 </form>
 <table><tr><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
 ${view.entries.length ? view.entries.map(

@@ -1,0 +1,21 @@
+import { toCsv } from './dashboard.controller';
+
+describe(toCsv.name, () => {
+  it('quotes what needs quoting and defuses spreadsheet formulas', () => {
+    const entry = {
+      id: 'ent_1',
+      email: 'a@example.com',
+      state: 'confirmed' as const,
+      createdAt: '2026-11-22T10:00:00.000Z',
+      confirmedAt: null,
+      invitedAt: null,
+      redeemedAt: null,
+      referralCode: '=cmd',
+      referrals: 2,
+    };
+    expect(toCsv([entry])).toBe(
+      'id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals\r\n' +
+        `ent_1,a@example.com,confirmed,2026-11-22T10:00:00.000Z,,,,"'=cmd",2\r\n`,
+    );
+  });
+});
