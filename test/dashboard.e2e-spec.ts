@@ -8,6 +8,19 @@ import { Product, Stack } from './support/stack';
 
 const PASSWORD = 'a long enough password';
 
+/** A signed-in session: its cookie and the CSRF token its forms carry. */
+async function signIn(stack: Stack, email: string): Promise<{ cookie: string; csrf: string }> {
+  const login = await stack.request({
+    method: 'POST',
+    url: '/dashboard/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ email, password: PASSWORD }).toString(),
+  });
+  const cookie = String(login.headers['set-cookie']).split(';')[0];
+  const csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
+  return { cookie, csrf };
+}
+
 describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   let stack: Stack;
   let acme: Product;
@@ -132,14 +145,7 @@ describe('dashboard: entry actions through the API’s services', () => {
     acme = await stack.createProduct();
     other = await stack.createProduct({ name: 'Other' });
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
-    const login = await stack.request({
-      method: 'POST',
-      url: '/dashboard/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD }).toString(),
-    });
-    cookie = String(login.headers['set-cookie']).split(';')[0];
-    csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
+    ({ cookie, csrf } = await signIn(stack, 'ada@example.com'));
   });
   afterAll(() => stack.stop());
 
@@ -275,14 +281,7 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
     receiver = await new Receiver().start();
     acme = await stack.createProduct();
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
-    const login = await stack.request({
-      method: 'POST',
-      url: '/dashboard/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ email: 'ada@example.com', password: PASSWORD }).toString(),
-    });
-    cookie = String(login.headers['set-cookie']).split(';')[0];
-    csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
+    ({ cookie, csrf } = await signIn(stack, 'ada@example.com'));
   });
   afterAll(async () => {
     await receiver.stop();
