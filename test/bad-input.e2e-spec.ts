@@ -1,161 +1,392 @@
-import { bearer, confirmPath, joinLine, signUp } from './support/flows';
+import { EntryRecord, QueueName } from '@app/shared';
+import { KeysService } from '../apps/api/src/auth/keys.service';
+import { confirmPath, joinLine, signUp } from './support/flows';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
-type Method = 'GET' | 'POST' | 'DELETE' | 'PUT';
+/**
+ * Bad input, one row per request: each must get its clear 4xx (never a 5xx), JSON endpoints the error
+ * body of DESIGN.md §3 with the spec's code, hosted pages an HTML page, and nothing may change.
+ */
+
+/** Filled in once the data exists; rows name them as {{name}} in URLs, headers and bodies. */
+interface Values {
+  /** A confirmed entry of the product. */
+  id: string;
+  /** A pending entry of the product. */
+  pendingId: string;
+  /** A confirmed entry of another product. */
+  otherId: string;
+  /** The pending entry's confirmation and unsubscribe tokens. */
+  confirm: string;
+  unsubscribe: string;
+  /** A real nextCursor of GET /api/v1/entries?limit=1&state=confirmed with the test secret key. */
+  cursor: string;
+  /** The same cursor with one character of its signature changed. */
+  tamperedCursor: string;
+  sk: string;
+  pk: string;
+  liveSk: string;
+  /** The test secret key of the other product, revoked. */
+  revokedSk: string;
+}
+
+/** secret: the product's test secret key (the default for /api/ paths); none: the default elsewhere. */
+type Auth = 'secret' | 'live' | 'publishable' | 'revoked' | 'none' | `raw:${string}`;
+type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 interface Row {
   name: string;
   method: Method;
-  /** May use {id}, {confirm} and {unsubscribe}, filled in once the data exists. */
   url: string;
-  key?: 'secret' | 'publishable' | 'none' | string;
+  auth?: Auth;
   contentType?: string;
-  body?: string | Buffer;
+  headers?: Record<string, string>;
+  body?: string | Buffer | ((values: Values) => string | Buffer);
   status: number;
-  /** The error code of a JSON answer; hosted pages answer HTML with the status alone. */
+  /** The error code of a JSON answer ({"error":{"code","message"}}). */
   code?: string;
+  /** A hosted page: the answer is an HTML page with the status. */
+  page?: true;
 }
 
+const JSON_TYPE = 'application/json';
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data; boundary=x';
+const MULTIPART_BODY = '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--\r\n';
 const json = (value: unknown) => JSON.stringify(value);
+/** Over the 64 KiB body limit. */
 const big = 'x'.repeat(70 * 1024);
+const invalidUtf8 = Buffer.from([0xc3, 0x28, 0xff, 0xfe]);
+/** {"email":"<invalid UTF-8>@example.com"} as raw bytes. */
+const emailOfInvalidUtf8 = (prefix = '{') =>
+  Buffer.concat([Buffer.from(`${prefix}"email":"`), invalidUtf8, Buffer.from('@example.com"}')]);
+const UNKNOWN_SK = `sk_test_${'A'.repeat(43)}`;
 
-/** Bad requests and the answer each must get: a clear 4xx, never a 5xx, and nothing changed. */
 const ROWS: Row[] = [
-  // Authentication comes first
-  { name: 'no Authorization header', method: 'GET', url: '/api/v1/entries', key: 'none', status: 401, code: 'unauthorized' },
-  { name: 'Authorization without Bearer', method: 'GET', url: '/api/v1/entries', key: 'Basic dXNlcjpwYXNz', status: 401, code: 'unauthorized' },
-  { name: 'a publishable key as bearer', method: 'GET', url: '/api/v1/entries', key: 'publishable', status: 401, code: 'unauthorized' },
-  { name: 'an unknown secret key', method: 'GET', url: '/api/v1/entries', key: 'Bearer sk_live_nope', status: 401, code: 'unauthorized' },
-  { name: 'a 10 KB bearer token', method: 'GET', url: '/api/v1/entries', key: `Bearer sk_${'a'.repeat(10_000)}`, status: 401, code: 'unauthorized' },
-  { name: 'a bad key and a bad body: 401 first', method: 'POST', url: '/api/v1/invited', key: 'Bearer sk_test_nope', contentType: 'application/json', body: '{', status: 401, code: 'unauthorized' },
-  // List parameters
+  // ── Authentication comes first ────────────────────────────────────────────────────────────────
+  { name: 'no Authorization header', method: 'GET', url: '/api/v1/entries', auth: 'none', status: 401, code: 'unauthorized' },
+  { name: 'Basic instead of Bearer', method: 'GET', url: '/api/v1/entries', auth: 'raw:Basic dXNlcjpwYXNz', status: 401, code: 'unauthorized' },
+  { name: 'Bearer with no key', method: 'GET', url: '/api/v1/entries', auth: 'raw:Bearer', status: 401, code: 'unauthorized' },
+  { name: 'the secret key without Bearer', method: 'GET', url: '/api/v1/entries', auth: 'raw:{{sk}}', status: 401, code: 'unauthorized' },
+  { name: 'Bearer, the key and a second word', method: 'GET', url: '/api/v1/entries', auth: 'raw:Bearer {{sk}} extra', status: 401, code: 'unauthorized' },
+  { name: 'a publishable key as bearer', method: 'GET', url: '/api/v1/entries', auth: 'publishable', status: 401, code: 'unauthorized' },
+  { name: 'an unknown secret key', method: 'GET', url: '/api/v1/entries', auth: `raw:Bearer ${UNKNOWN_SK}`, status: 401, code: 'unauthorized' },
+  { name: 'a revoked secret key', method: 'GET', url: '/api/v1/entries', auth: 'revoked', status: 401, code: 'unauthorized' },
+  { name: 'a 10 KB bearer token', method: 'GET', url: '/api/v1/entries', auth: `raw:Bearer sk_${'a'.repeat(10_000)}`, status: 401, code: 'unauthorized' },
+  { name: 'read an entry without a key', method: 'GET', url: '/api/v1/entries/{{id}}', auth: 'none', status: 401, code: 'unauthorized' },
+  { name: 'delete an entry without a key', method: 'DELETE', url: '/api/v1/entries/{{id}}', auth: 'none', status: 401, code: 'unauthorized' },
+  { name: 'delete an entry with the publishable key', method: 'DELETE', url: '/api/v1/entries/{{id}}', auth: 'publishable', status: 401, code: 'unauthorized' },
+  { name: 'delete an entry with a revoked key', method: 'DELETE', url: '/api/v1/entries/{{id}}', auth: 'revoked', status: 401, code: 'unauthorized' },
+  { name: 'GET invited without a key', method: 'GET', url: '/api/v1/invited?email=a%40example.com', auth: 'none', status: 401, code: 'unauthorized' },
+  { name: 'a bad key and malformed JSON: 401 first', method: 'POST', url: '/api/v1/invited', auth: `raw:Bearer ${UNKNOWN_SK}`, contentType: JSON_TYPE, body: '{"email":', status: 401, code: 'unauthorized' },
+  { name: 'a revoked key and email as a number: 401 first', method: 'POST', url: '/api/v1/invited', auth: 'revoked', contentType: JSON_TYPE, body: json({ email: 1 }), status: 401, code: 'unauthorized' },
+  { name: 'a bad key and text/plain: 401 first', method: 'POST', url: '/api/v1/invited', auth: `raw:Bearer ${UNKNOWN_SK}`, contentType: 'text/plain', body: 'hello', status: 401, code: 'unauthorized' },
+  { name: 'a bad key and multipart: 401 first', method: 'POST', url: '/api/v1/invited', auth: `raw:Bearer ${UNKNOWN_SK}`, contentType: MULTIPART, body: MULTIPART_BODY, status: 401, code: 'unauthorized' },
+  // The body limit is enforced while the body is read, before any key is looked at.
+  { name: 'a bad key and a body over 64 KiB: refused for its size', method: 'POST', url: '/api/v1/invited', auth: `raw:Bearer ${UNKNOWN_SK}`, contentType: JSON_TYPE, body: json({ email: big }), status: 400, code: 'invalid_request' },
+  { name: 'no key and limit=abc: 401 first', method: 'GET', url: '/api/v1/entries?limit=abc', auth: 'none', status: 401, code: 'unauthorized' },
+  { name: 'a publishable key and a made-up cursor: 401 first', method: 'GET', url: '/api/v1/entries?cursor=abc.def', auth: 'publishable', status: 401, code: 'unauthorized' },
+  { name: 'no key and invite-next without count: 401 first', method: 'POST', url: '/api/v1/entries/invite-next', auth: 'none', contentType: JSON_TYPE, body: json({}), status: 401, code: 'unauthorized' },
+
+  // ── List: limit ──────────────────────────────────────────────────────────────────────────────
   { name: 'limit=0', method: 'GET', url: '/api/v1/entries?limit=0', status: 400, code: 'invalid_request' },
   { name: 'limit=101', method: 'GET', url: '/api/v1/entries?limit=101', status: 400, code: 'invalid_request' },
   { name: 'limit=-1', method: 'GET', url: '/api/v1/entries?limit=-1', status: 400, code: 'invalid_request' },
   { name: 'limit=1.5', method: 'GET', url: '/api/v1/entries?limit=1.5', status: 400, code: 'invalid_request' },
   { name: 'limit=abc', method: 'GET', url: '/api/v1/entries?limit=abc', status: 400, code: 'invalid_request' },
+  { name: 'limit empty', method: 'GET', url: '/api/v1/entries?limit=', status: 400, code: 'invalid_request' },
+  { name: 'limit=1e1', method: 'GET', url: '/api/v1/entries?limit=1e1', status: 400, code: 'invalid_request' },
+  { name: 'limit of 20 digits', method: 'GET', url: '/api/v1/entries?limit=99999999999999999999', status: 400, code: 'invalid_request' },
   { name: 'limit given twice', method: 'GET', url: '/api/v1/entries?limit=1&limit=2', status: 400, code: 'invalid_request' },
+  // ── List: state ──────────────────────────────────────────────────────────────────────────────
   { name: 'an unknown state', method: 'GET', url: '/api/v1/entries?state=deleted', status: 400, code: 'invalid_request' },
   { name: 'state in capitals', method: 'GET', url: '/api/v1/entries?state=CONFIRMED', status: 400, code: 'invalid_request' },
+  { name: 'state empty', method: 'GET', url: '/api/v1/entries?state=', status: 400, code: 'invalid_request' },
+  { name: 'state given twice', method: 'GET', url: '/api/v1/entries?state=confirmed&state=pending', status: 400, code: 'invalid_request' },
+  { name: 'percent-encoding garbage as state', method: 'GET', url: '/api/v1/entries?state=%ZZ', status: 400, code: 'invalid_request' },
+  // ── List: email ──────────────────────────────────────────────────────────────────────────────
   { name: 'a bad email filter', method: 'GET', url: '/api/v1/entries?email=a%40', status: 400, code: 'invalid_email' },
+  { name: 'an empty email filter', method: 'GET', url: '/api/v1/entries?email=', status: 400, code: 'invalid_email' },
   { name: 'an email filter with a NUL byte', method: 'GET', url: '/api/v1/entries?email=a%00b%40example.com', status: 400, code: 'invalid_email' },
+  { name: 'an email filter of invalid UTF-8', method: 'GET', url: '/api/v1/entries?email=%C3%28%40example.com', status: 400, code: 'invalid_email' },
+  { name: 'broken percent-encoding in the email filter', method: 'GET', url: '/api/v1/entries?email=%E0%A4%A', status: 400, code: 'invalid_email' },
+  { name: 'a 300-character email filter', method: 'GET', url: `/api/v1/entries?email=${'a'.repeat(290)}%40example.com`, status: 400, code: 'invalid_email' },
+  { name: 'email filter given twice', method: 'GET', url: '/api/v1/entries?email=a%40example.com&email=b%40example.com', status: 400, code: 'invalid_request' },
+  // ── List: cursor ─────────────────────────────────────────────────────────────────────────────
   { name: 'a made-up cursor', method: 'GET', url: '/api/v1/entries?cursor=abc.def', status: 400, code: 'invalid_cursor' },
+  { name: 'an empty cursor', method: 'GET', url: '/api/v1/entries?cursor=', status: 400, code: 'invalid_cursor' },
+  { name: 'a cursor of NUL bytes', method: 'GET', url: '/api/v1/entries?cursor=%00.%00', status: 400, code: 'invalid_cursor' },
   { name: 'a cursor of invalid base64 and UTF-8', method: 'GET', url: '/api/v1/entries?cursor=%FF%FE.%C3%28', status: 400, code: 'invalid_cursor' },
-  { name: 'a 5 KB cursor', method: 'GET', url: `/api/v1/entries?cursor=${'a'.repeat(5000)}`, status: 400, code: 'invalid_request' },
-  { name: 'broken percent-encoding in the query', method: 'GET', url: '/api/v1/entries?email=%E0%A4%A', status: 400 },
-  // Entry ids
+  { name: 'a 5 KB cursor', method: 'GET', url: `/api/v1/entries?cursor=${'a'.repeat(5000)}`, status: 400, code: 'invalid_cursor' },
+  { name: 'a real cursor with its signature changed', method: 'GET', url: '/api/v1/entries?limit=1&state=confirmed&cursor={{tamperedCursor}}', status: 400, code: 'invalid_cursor' },
+  { name: 'a real cursor with another filter', method: 'GET', url: '/api/v1/entries?limit=1&cursor={{cursor}}', status: 400, code: 'invalid_cursor' },
+  { name: 'a real cursor with the live key', method: 'GET', url: '/api/v1/entries?limit=1&state=confirmed&cursor={{cursor}}', auth: 'live', status: 400, code: 'invalid_cursor' },
+  { name: 'cursor given twice', method: 'GET', url: '/api/v1/entries?limit=1&state=confirmed&cursor={{cursor}}&cursor={{cursor}}', status: 400, code: 'invalid_request' },
+
+  // ── Entry ids ────────────────────────────────────────────────────────────────────────────────
   { name: 'an unknown entry id', method: 'GET', url: '/api/v1/entries/ent_000000000000000000000000', status: 404, code: 'not_found' },
   { name: 'an id with SQL in it', method: 'GET', url: "/api/v1/entries/'%20OR%201=1--", status: 404, code: 'not_found' },
-  { name: 'a 2 KB id', method: 'DELETE', url: `/api/v1/entries/${'e'.repeat(2048)}`, status: 404, code: 'not_found' },
-  { name: 'an id of invalid UTF-8', method: 'DELETE', url: '/api/v1/entries/%C3%28', status: 400, code: 'invalid_request' },
-  { name: 'an unknown route', method: 'GET', url: '/api/v1/entrees', status: 404, code: 'not_found' },
-  { name: 'an unknown method on entries', method: 'PUT', url: '/api/v1/entries/{id}', status: 404, code: 'not_found' },
-  // Invited check bodies
-  { name: 'malformed JSON', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: '{"email":', status: 400, code: 'invalid_request' },
-  { name: 'an empty JSON body', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: '', status: 400, code: 'invalid_request' },
-  { name: 'a JSON array', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: '[]', status: 400, code: 'invalid_request' },
-  { name: 'JSON null', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: 'null', status: 400, code: 'invalid_request' },
-  { name: 'email missing', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({}), status: 400, code: 'invalid_email' },
-  { name: 'email as a number', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({ email: 1 }), status: 400, code: 'invalid_email' },
-  { name: 'email as an array', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({ email: ['a@b.co'] }), status: 400, code: 'invalid_email' },
-  { name: 'email as null', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({ email: null }), status: 400, code: 'invalid_email' },
-  { name: 'a 300-character email', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({ email: `${'a'.repeat(290)}@example.com` }), status: 400, code: 'invalid_email' },
+  { name: 'an entry of another product', method: 'GET', url: '/api/v1/entries/{{otherId}}', status: 404, code: 'not_found' },
+  { name: 'an entry of the other mode', method: 'GET', url: '/api/v1/entries/{{id}}', auth: 'live', status: 404, code: 'not_found' },
+  { name: 'an id with a NUL byte', method: 'GET', url: '/api/v1/entries/ent_%00x', status: 404, code: 'not_found' },
+  { name: 'an id of percent-encoding garbage', method: 'GET', url: '/api/v1/entries/%ZZ', status: 400, code: 'invalid_request' },
+  { name: 'an id that is a lone %', method: 'GET', url: '/api/v1/entries/%', status: 400, code: 'invalid_request' },
+  { name: 'delete an unknown id', method: 'DELETE', url: '/api/v1/entries/ent_000000000000000000000000', status: 404, code: 'not_found' },
+  { name: 'delete an entry of another product', method: 'DELETE', url: '/api/v1/entries/{{otherId}}', status: 404, code: 'not_found' },
+  { name: 'delete an entry with the live key', method: 'DELETE', url: '/api/v1/entries/{{id}}', auth: 'live', status: 404, code: 'not_found' },
+  { name: 'delete a 2 KB id', method: 'DELETE', url: `/api/v1/entries/${'e'.repeat(2048)}`, status: 404, code: 'not_found' },
+  { name: 'delete an id with a NUL byte', method: 'DELETE', url: '/api/v1/entries/ent_%00x', status: 404, code: 'not_found' },
+  { name: 'delete an id of invalid UTF-8', method: 'DELETE', url: '/api/v1/entries/%C3%28', status: 400, code: 'invalid_request' },
+
+  // ── Unknown routes ───────────────────────────────────────────────────────────────────────────
+  { name: 'a misspelt route', method: 'GET', url: '/api/v1/entrees', status: 404, code: 'not_found' },
+  { name: 'another API version', method: 'GET', url: '/api/v2/entries', status: 404, code: 'not_found' },
+  { name: 'a path below an entry', method: 'GET', url: '/api/v1/entries/{{id}}/notes', status: 404, code: 'not_found' },
+  { name: 'PUT on an entry', method: 'PUT', url: '/api/v1/entries/{{id}}', contentType: JSON_TYPE, body: json({ state: 'invited' }), status: 404, code: 'not_found' },
+  { name: 'PATCH on the list', method: 'PATCH', url: '/api/v1/entries', contentType: JSON_TYPE, body: json({}), status: 404, code: 'not_found' },
+  { name: 'POST on the list', method: 'POST', url: '/api/v1/entries', contentType: JSON_TYPE, body: json({ email: 'new@example.com' }), status: 404, code: 'not_found' },
+  { name: 'GET on the sign-up endpoint', method: 'GET', url: '/public/v1/signups', status: 404, code: 'not_found' },
+  { name: 'an unknown path without a key', method: 'GET', url: '/nothing-here', status: 404, code: 'not_found' },
+
+  // ── POST /api/v1/invited ─────────────────────────────────────────────────────────────────────
+  { name: 'malformed JSON', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: '{"email":', status: 400, code: 'invalid_request' },
+  { name: 'an empty body with content-type JSON', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: '', status: 400, code: 'invalid_request' },
+  { name: 'a JSON array', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: '[]', status: 400, code: 'invalid_request' },
+  { name: 'JSON null', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: 'null', status: 400, code: 'invalid_request' },
+  { name: 'a JSON string', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: '"a@example.com"', status: 400, code: 'invalid_request' },
+  { name: 'a __proto__ member', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: '{"__proto__":{"email":"a@example.com"}}', status: 400, code: 'invalid_request' },
+  { name: 'email missing', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({}), status: 400, code: 'invalid_email' },
+  { name: 'email as a number', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: 1 }), status: 400, code: 'invalid_email' },
+  { name: 'email as an array', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: ['a@example.com'] }), status: 400, code: 'invalid_email' },
+  { name: 'email as an object', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: { $ne: null } }), status: 400, code: 'invalid_email' },
+  { name: 'email as null', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: null }), status: 400, code: 'invalid_email' },
+  { name: 'email without @', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: 'example.com' }), status: 400, code: 'invalid_email' },
+  { name: 'a 300-character email', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: `${'a'.repeat(290)}@example.com` }), status: 400, code: 'invalid_email' },
+  { name: 'an email with a NUL byte', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: 'a\u0000b@example.com' }), status: 400, code: 'invalid_email' },
+  { name: 'an email of invalid UTF-8 bytes', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: emailOfInvalidUtf8(), status: 400, code: 'invalid_email' },
   { name: 'text/plain instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: 'text/plain', body: json({ email: 'a@example.com' }), status: 400, code: 'invalid_request' },
-  { name: 'a form instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: 'application/x-www-form-urlencoded', body: 'email=a%40example.com', status: 400, code: 'invalid_request' },
-  { name: 'multipart instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: 'multipart/form-data; boundary=x', body: '--x\r\n\r\n--x--', status: 400, code: 'invalid_request' },
-  { name: 'a body over 64 KiB', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: json({ email: big }), status: 400, code: 'invalid_request' },
-  { name: 'invalid UTF-8 in JSON', method: 'POST', url: '/api/v1/invited', contentType: 'application/json', body: Buffer.from([0x7b, 0x22, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), status: 400, code: 'invalid_email' },
+  { name: 'a form instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: FORM, body: 'email=a%40example.com', status: 400, code: 'invalid_request' },
+  { name: 'multipart instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: MULTIPART, body: MULTIPART_BODY, status: 400, code: 'invalid_request' },
+  { name: 'XML instead of JSON', method: 'POST', url: '/api/v1/invited', contentType: 'application/xml', body: '<email>a@example.com</email>', status: 400, code: 'invalid_request' },
+  { name: 'a JSON body without a content type', method: 'POST', url: '/api/v1/invited', body: json({ email: 'a@example.com' }), status: 400, code: 'invalid_request' },
+  { name: 'a body over 64 KiB', method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: json({ email: big }), status: 400, code: 'invalid_request' },
+  // ── GET /api/v1/invited ──────────────────────────────────────────────────────────────────────
   { name: 'GET invited without email', method: 'GET', url: '/api/v1/invited', status: 400, code: 'invalid_email' },
+  { name: 'GET invited with an empty email', method: 'GET', url: '/api/v1/invited?email=', status: 400, code: 'invalid_email' },
   { name: 'GET invited with email twice', method: 'GET', url: '/api/v1/invited?email=a%40example.com&email=b%40example.com', status: 400, code: 'invalid_email' },
-  // Invitations
-  { name: 'invite-next without count', method: 'POST', url: '/api/v1/entries/invite-next', contentType: 'application/json', body: json({}), status: 400, code: 'invalid_request' },
-  { name: 'invite-next count 0', method: 'POST', url: '/api/v1/entries/invite-next', contentType: 'application/json', body: json({ count: 0 }), status: 400, code: 'invalid_request' },
-  { name: 'invite-next count 1001', method: 'POST', url: '/api/v1/entries/invite-next', contentType: 'application/json', body: json({ count: 1001 }), status: 400, code: 'invalid_request' },
-  { name: 'invite-next count as a string', method: 'POST', url: '/api/v1/entries/invite-next', contentType: 'application/json', body: json({ count: '5' }), status: 400, code: 'invalid_request' },
-  { name: 'invite-next count 2.5', method: 'POST', url: '/api/v1/entries/invite-next', contentType: 'application/json', body: json({ count: 2.5 }), status: 400, code: 'invalid_request' },
-  { name: 'move-up without places', method: 'POST', url: '/api/v1/entries/{id}/move-up', contentType: 'application/json', body: json({}), status: 400, code: 'invalid_request' },
-  { name: 'verify without token', method: 'POST', url: '/api/v1/invites/verify', contentType: 'application/json', body: json({}), status: 400, code: 'invalid_request' },
-  { name: 'verify with a numeric token', method: 'POST', url: '/api/v1/invites/verify', contentType: 'application/json', body: json({ token: 12345 }), status: 400, code: 'invalid_request' },
-  { name: 'redeem with an empty token', method: 'POST', url: '/api/v1/invites/redeem', contentType: 'application/json', body: json({ token: '' }), status: 400, code: 'invalid_request' },
-  { name: 'redeem with malformed JSON', method: 'POST', url: '/api/v1/invites/redeem', contentType: 'application/json', body: '{"token"', status: 400, code: 'invalid_request' },
+  { name: 'GET invited with a NUL byte', method: 'GET', url: '/api/v1/invited?email=a%00%40example.com', status: 400, code: 'invalid_email' },
+  { name: 'GET invited with invalid UTF-8', method: 'GET', url: '/api/v1/invited?email=%FF%40example.com', status: 400, code: 'invalid_email' },
+  { name: 'GET invited with percent-encoding garbage', method: 'GET', url: '/api/v1/invited?email=%ZZ%40example.com', status: 400, code: 'invalid_email' },
+  { name: 'GET invited with a 5 KB address', method: 'GET', url: `/api/v1/invited?email=${'a'.repeat(5000)}%40example.com`, status: 400, code: 'invalid_email' },
+
+  // ── Invitation endpoints ─────────────────────────────────────────────────────────────────────
+  { name: 'invite-next without count', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({}), status: 400, code: 'invalid_request' },
+  { name: 'invite-next count 0', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: 0 }), status: 400, code: 'invalid_request' },
+  { name: 'invite-next count 1001', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: 1001 }), status: 400, code: 'invalid_request' },
+  { name: 'invite-next count as a string', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: '5' }), status: 400, code: 'invalid_request' },
+  { name: 'invite-next count 2.5', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: 2.5 }), status: 400, code: 'invalid_request' },
+  { name: 'invite-next count null', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: null }), status: 400, code: 'invalid_request' },
+  { name: 'invite-next with a 256-character Idempotency-Key', method: 'POST', url: '/api/v1/entries/invite-next', headers: { 'idempotency-key': 'k'.repeat(256) }, contentType: JSON_TYPE, body: json({ count: 1 }), status: 400, code: 'invalid_idempotency_key' },
+  { name: 'invite-next with a space in the Idempotency-Key', method: 'POST', url: '/api/v1/entries/invite-next', headers: { 'idempotency-key': 'a b' }, contentType: JSON_TYPE, body: json({ count: 1 }), status: 400, code: 'invalid_idempotency_key' },
+  { name: 'invite-next with an empty Idempotency-Key', method: 'POST', url: '/api/v1/entries/invite-next', headers: { 'idempotency-key': '' }, contentType: JSON_TYPE, body: json({ count: 1 }), status: 400, code: 'invalid_idempotency_key' },
+  { name: 'move-up without places', method: 'POST', url: '/api/v1/entries/{{id}}/move-up', contentType: JSON_TYPE, body: json({}), status: 400, code: 'invalid_request' },
+  { name: 'move-up places 0', method: 'POST', url: '/api/v1/entries/{{id}}/move-up', contentType: JSON_TYPE, body: json({ places: 0 }), status: 400, code: 'invalid_request' },
+  { name: 'move-up places 1e300', method: 'POST', url: '/api/v1/entries/{{id}}/move-up', contentType: JSON_TYPE, body: '{"places":1e300}', status: 400, code: 'invalid_request' },
+  { name: 'move-up an entry of another product', method: 'POST', url: '/api/v1/entries/{{otherId}}/move-up', contentType: JSON_TYPE, body: json({ places: 1 }), status: 404, code: 'not_found' },
+  { name: 'move-up a pending entry', method: 'POST', url: '/api/v1/entries/{{pendingId}}/move-up', contentType: JSON_TYPE, body: json({ places: 1 }), status: 409, code: 'not_confirmed' },
+  { name: 'move-up an id with a NUL byte', method: 'POST', url: '/api/v1/entries/ent_%00x/move-up', contentType: JSON_TYPE, body: json({ places: 1 }), status: 404, code: 'not_found' },
+  { name: 'verify without token', method: 'POST', url: '/api/v1/invites/verify', contentType: JSON_TYPE, body: json({}), status: 400, code: 'invalid_request' },
+  { name: 'verify with a numeric token', method: 'POST', url: '/api/v1/invites/verify', contentType: JSON_TYPE, body: json({ token: 12345 }), status: 400, code: 'invalid_request' },
+  { name: 'redeem with an empty token', method: 'POST', url: '/api/v1/invites/redeem', contentType: JSON_TYPE, body: json({ token: '' }), status: 400, code: 'invalid_request' },
+  { name: 'redeem with malformed JSON', method: 'POST', url: '/api/v1/invites/redeem', contentType: JSON_TYPE, body: '{"token"', status: 400, code: 'invalid_request' },
+  { name: 'redeem with a 256-character Idempotency-Key', method: 'POST', url: '/api/v1/invites/redeem', headers: { 'idempotency-key': 'k'.repeat(256) }, contentType: JSON_TYPE, body: json({ token: 'x' }), status: 400, code: 'invalid_idempotency_key' },
   { name: 'invite an unknown id', method: 'POST', url: '/api/v1/entries/ent_nothing/invite', status: 404, code: 'not_found' },
-  { name: 'reinvite a confirmed entry', method: 'POST', url: '/api/v1/entries/{id}/reinvite', status: 409, code: 'not_invited' },
-  // Public sign-up
-  { name: 'sign-up without a key', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: json({ email: 'new@example.com' }), status: 401, code: 'unauthorized' },
-  { name: 'sign-up with a secret key', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: 'SECRET_BODY', status: 401, code: 'unauthorized' },
-  { name: 'sign-up with a numeric key', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: json({ key: 42, email: 'new@example.com' }), status: 401, code: 'unauthorized' },
-  { name: 'sign-up without an email', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: 'PK_BODY:{}', status: 400, code: 'invalid_email' },
-  { name: 'sign-up with an object as email', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: 'PK_BODY:{"email":{"$ne":null}}', status: 400, code: 'invalid_email' },
-  { name: 'sign-up with an address with spaces inside', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: 'PK_BODY:{"email":"a b@example.com"}', status: 400, code: 'invalid_email' },
-  { name: 'sign-up with malformed JSON', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/json', body: '{"key":', status: 400, code: 'invalid_request' },
-  { name: 'sign-up as text/plain', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'text/plain', body: 'hello', status: 400, code: 'invalid_request' },
-  { name: 'form sign-up with a bad email', method: 'POST', url: '/public/v1/signups', key: 'none', contentType: 'application/x-www-form-urlencoded', body: 'PK_FORM:email=nope', status: 400 },
-  // Hosted pages
-  { name: 'an unknown confirm token (GET)', method: 'GET', url: '/confirm/not-a-token', key: 'none', status: 404 },
-  { name: 'an unknown confirm token (POST)', method: 'POST', url: '/confirm/not-a-token', key: 'none', status: 404 },
-  { name: 'a 4 KB confirm token', method: 'POST', url: `/confirm/${'t'.repeat(4096)}`, key: 'none', status: 404 },
-  { name: 'an unknown unsubscribe token (POST)', method: 'POST', url: '/unsubscribe/%00abc', key: 'none', status: 404 },
-  { name: 'an unsubscribe token of invalid UTF-8', method: 'POST', url: '/unsubscribe/%FF', key: 'none', status: 400 },
-  { name: 'the unsubscribe token as a confirm token', method: 'POST', url: '/confirm/{unsubscribe}', key: 'none', status: 404 },
-  { name: 'the confirm token as an unsubscribe token', method: 'POST', url: '/unsubscribe/{confirm}', key: 'none', status: 404 },
-  { name: 'the sign-up page of a secret key', method: 'GET', url: '/w/SECRET', key: 'none', status: 404 },
+  { name: 'invite an entry of another product', method: 'POST', url: '/api/v1/entries/{{otherId}}/invite', status: 404, code: 'not_found' },
+  { name: 'invite an id with a NUL byte', method: 'POST', url: '/api/v1/entries/ent_%00x/invite', status: 404, code: 'not_found' },
+  { name: 'invite a pending entry', method: 'POST', url: '/api/v1/entries/{{pendingId}}/invite', status: 409, code: 'not_confirmed' },
+  { name: 'reinvite a confirmed entry', method: 'POST', url: '/api/v1/entries/{{id}}/reinvite', status: 409, code: 'not_invited' },
+
+  // ── Public sign-up, JSON ─────────────────────────────────────────────────────────────────────
+  { name: 'sign-up without a key', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: json({ email: 'new@example.com' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up with an unknown key', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: json({ key: 'pk_test_nope', email: 'new@example.com' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up with the secret key', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.sk, email: 'new@example.com' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up with a numeric key', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: json({ key: 42, email: 'new@example.com' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up with the key in an array', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: [v.pk], email: 'new@example.com' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up with an unknown key and a bad email: 401 first', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: json({ key: 'pk_test_nope', email: 'nope' }), status: 401, code: 'unauthorized' },
+  { name: 'sign-up without an email', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with an object as email', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: { $ne: null } }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with an array as email', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: ['new@example.com'] }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with null as email', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: null }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with a number as email', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: 5 }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with an address with spaces inside', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: 'a b@example.com' }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with a 300-character address', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: `${'a'.repeat(290)}@example.com` }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with a NUL byte in the address', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: 'a\u0000b@example.com' }), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with an address of invalid UTF-8 bytes', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => emailOfInvalidUtf8(`{"key":"${v.pk}",`), status: 400, code: 'invalid_email' },
+  { name: 'sign-up with malformed JSON', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: '{"key":', status: 400, code: 'invalid_request' },
+  { name: 'sign-up with an empty JSON body', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: '', status: 400, code: 'invalid_request' },
+  { name: 'sign-up with JSON null', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: 'null', status: 400, code: 'invalid_request' },
+  { name: 'sign-up with a JSON array', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json([v.pk, 'new@example.com']), status: 400, code: 'invalid_request' },
+  { name: 'sign-up as text/plain', method: 'POST', url: '/public/v1/signups', contentType: 'text/plain', body: (v) => json({ key: v.pk, email: 'new@example.com' }), status: 400, code: 'invalid_request' },
+  { name: 'sign-up as multipart', method: 'POST', url: '/public/v1/signups', contentType: MULTIPART, body: MULTIPART_BODY, status: 400, code: 'invalid_request' },
+  { name: 'sign-up with a body over 64 KiB', method: 'POST', url: '/public/v1/signups', contentType: JSON_TYPE, body: (v) => json({ key: v.pk, email: 'new@example.com', ref: big }), status: 400, code: 'invalid_request' },
+  // ── Public sign-up, HTML form (errors are pages) ─────────────────────────────────────────────
+  { name: 'form sign-up without a key', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: 'email=new%40example.com', status: 401, page: true },
+  { name: 'form sign-up with a bad email', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: (v) => `key=${v.pk}&email=nope`, status: 400, page: true },
+  { name: 'form sign-up with email twice', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: (v) => `key=${v.pk}&email=new%40example.com&email=two%40example.com`, status: 400, page: true },
+  { name: 'form sign-up with invalid UTF-8 in the email', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: (v) => `key=${v.pk}&email=%FF%FE%40example.com`, status: 400, page: true },
+  { name: 'form sign-up with a NUL byte in the email', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: (v) => `key=${v.pk}&email=a%00b%40example.com`, status: 400, page: true },
+  { name: 'form sign-up over 64 KiB', method: 'POST', url: '/public/v1/signups', contentType: FORM, body: (v) => `key=${v.pk}&email=${big}`, status: 400, page: true },
+
+  // ── Hosted pages ─────────────────────────────────────────────────────────────────────────────
+  { name: 'an unknown confirm token (GET)', method: 'GET', url: '/confirm/not-a-token', status: 404, page: true },
+  { name: 'an unknown confirm token (POST)', method: 'POST', url: '/confirm/not-a-token', status: 404, page: true },
+  { name: 'a 4 KB confirm token', method: 'POST', url: `/confirm/${'t'.repeat(4096)}`, status: 404, page: true },
+  { name: 'a confirm token with one more character', method: 'POST', url: '/confirm/{{confirm}}x', status: 404, page: true },
+  { name: 'a confirm token with a NUL byte', method: 'POST', url: '/confirm/%00{{confirm}}', status: 404, page: true },
+  { name: 'the unsubscribe token as a confirm token', method: 'POST', url: '/confirm/{{unsubscribe}}', status: 404, page: true },
+  { name: 'a confirm token of percent-encoding garbage', method: 'GET', url: '/confirm/%ZZ', status: 400, code: 'invalid_request' },
+  { name: 'an unknown unsubscribe token (GET)', method: 'GET', url: '/unsubscribe/not-a-token', status: 404, page: true },
+  { name: 'an unknown unsubscribe token with a NUL byte (POST)', method: 'POST', url: '/unsubscribe/%00abc', status: 404, page: true },
+  { name: 'the confirm token as an unsubscribe token', method: 'POST', url: '/unsubscribe/{{confirm}}', status: 404, page: true },
+  { name: 'an unsubscribe token cut short', method: 'POST', url: '/unsubscribe/{{unsubscribeShort}}', status: 404, page: true },
+  { name: 'an unsubscribe token of invalid UTF-8', method: 'POST', url: '/unsubscribe/%FF', status: 400, code: 'invalid_request' },
+  { name: 'the sign-up page of an unknown key', method: 'GET', url: '/w/pk_test_nope', status: 404, page: true },
+  { name: 'the sign-up page of the secret key', method: 'GET', url: '/w/{{sk}}', status: 404, page: true },
+  { name: 'the sign-up page of a key with a NUL byte', method: 'GET', url: '/w/pk_%00', status: 404, page: true },
+  { name: 'the sign-up page of a key of invalid UTF-8', method: 'GET', url: '/w/%FF', status: 400, code: 'invalid_request' },
 ];
 
 describe('bad input', () => {
   let stack: Stack;
   let product: Product;
-  let values: Record<string, string>;
+  let values: Values & { unsubscribeShort: string };
+  let baseline: unknown;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m', RATE_LIMIT_API: '100000/1s' } });
     product = await stack.createProduct();
-    const confirmed = await joinLine(stack, product.keys.test.publishable, 'confirmed@example.com');
-    await signUp(stack, product.keys.test.publishable, 'pending@example.com');
+    const other = await stack.createProduct({ name: 'Other' });
+    const pk = product.keys.test.publishable;
+    const confirmed = await joinLine(stack, pk, 'confirmed@example.com');
+    await joinLine(stack, pk, 'second@example.com');
+    await signUp(stack, pk, 'pending@example.com');
     const pendingMail = await stack.mail.waitFor('pending@example.com');
+    const otherEntry = await joinLine(stack, other.keys.test.publishable, 'other@example.com');
+    await stack.api.get(KeysService).revoke(other.keys.test.secret);
+
+    const page = await stack.request({
+      method: 'GET',
+      url: '/api/v1/entries?limit=1&state=confirmed',
+      headers: { authorization: `Bearer ${product.keys.test.secret}` },
+    });
+    const cursor: string = page.json().nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    const unsubscribe = new URL(linkIn(pendingMail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname.split('/').pop()!;
     values = {
       id: confirmed.id,
+      pendingId: (await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'pending@example.com' })).id,
+      otherId: otherEntry.id,
       confirm: (await confirmPath(stack, 'pending@example.com')).split('/').pop()!,
-      unsubscribe: new URL(linkIn(pendingMail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname.split('/').pop()!,
+      unsubscribe,
+      unsubscribeShort: unsubscribe.slice(0, -1),
+      cursor,
+      tamperedCursor: cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A'),
+      sk: product.keys.test.secret,
+      pk,
+      liveSk: product.keys.live.secret,
+      revokedSk: other.keys.test.secret,
     };
+
+    // The mailer has taken every confirmation mail out of the outbox: nothing moves any more.
+    await waitFor(async () => {
+      const [{ count }]: { count: number }[] = await stack.db.query(`SELECT count(*)::int AS count FROM outbox WHERE queue = $1`, [QueueName.Mail]);
+      return count === 0;
+    }, 'the mail outbox to drain');
+    baseline = await snapshot();
   });
-  afterAll(() => stack.stop());
+  afterAll(() => stack?.stop());
 
   /** Everything a bad request could have changed. */
   async function snapshot(): Promise<unknown> {
-    const counts = await stack.db.query(
-      `SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM api_keys) AS api_keys,
-              (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM outbox) AS outbox,
-              (SELECT count(*) FROM entry_tokens) AS entry_tokens`,
+    const [counts] = await stack.db.query(
+      `SELECT (SELECT count(*)::int FROM entries) AS entries, (SELECT count(*)::int FROM events) AS events,
+              (SELECT count(*)::int FROM outbox) AS outbox, (SELECT count(*)::int FROM entry_tokens) AS entry_tokens,
+              (SELECT count(*)::int FROM api_keys) AS api_keys, (SELECT count(*)::int FROM products) AS products`,
     );
-    const entries = await stack.db.query('SELECT * FROM entries ORDER BY id');
+    const [{ entries }] = await stack.db.query(`SELECT coalesce(json_agg(e ORDER BY e.id), '[]'::json) AS entries FROM entries e`);
     return { counts, entries };
   }
 
-  it(`the table holds at least 30 rows (${ROWS.length})`, () => expect(ROWS.length).toBeGreaterThanOrEqual(30));
+  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (values as unknown as Record<string, string>)[name]);
 
-  it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-    const before = await snapshot();
-    const headers: Record<string, string> = {};
-    const key = row.key ?? 'secret';
-    if (key === 'secret') headers.authorization = `Bearer ${product.keys.test.secret}`;
-    else if (key === 'publishable') headers.authorization = `Bearer ${product.keys.test.publishable}`;
-    else if (key !== 'none') headers.authorization = key;
-    if (row.contentType) headers['content-type'] = row.contentType;
-    let payload = row.body;
-    if (typeof payload === 'string') {
-      const pk = product.keys.test.publishable;
-      if (payload === 'SECRET_BODY') payload = json({ key: product.keys.test.secret, email: 'new@example.com' });
-      else if (payload.startsWith('PK_BODY:')) payload = json({ key: pk, ...JSON.parse(payload.slice(8)) });
-      else if (payload.startsWith('PK_FORM:')) payload = `key=${encodeURIComponent(pk)}&${payload.slice(8)}`;
+  function authorization(auth: Auth): string | undefined {
+    switch (auth) {
+      case 'none':
+        return undefined;
+      case 'secret':
+        return `Bearer ${values.sk}`;
+      case 'live':
+        return `Bearer ${values.liveSk}`;
+      case 'publishable':
+        return `Bearer ${values.pk}`;
+      case 'revoked':
+        return `Bearer ${values.revokedSk}`;
+      default:
+        return fill(auth.slice('raw:'.length));
     }
-    const url = row.url.replace(/\{(\w+)\}/g, (_, name: string) => values[name]).replace('/w/SECRET', `/w/${product.keys.test.secret}`);
+  }
 
-    const response = await stack.request({ method: row.method, url, headers, payload });
+  it(`the table holds at least 35 rows (${ROWS.length}), each expecting a 4xx and either an error code or a page`, () => {
+    expect(ROWS.length).toBeGreaterThanOrEqual(35);
+    for (const row of ROWS) {
+      expect(row.status >= 400 && row.status < 500).toBe(true);
+      expect(Boolean(row.code) !== Boolean(row.page)).toBe(true);
+    }
+  });
 
-    expect(response.status).toBe(row.status);
-    if (row.code) expect(response.json()).toEqual({ error: { code: row.code, message: expect.any(String), ...(response.json().error.param ? { param: expect.any(String) } : {}) } });
-    else if (response.headers['content-type']?.toString().includes('json')) expect(response.json().error.code).toMatch(/^[a-z_]+$/);
-    expect(await snapshot()).toEqual(before);
+  const title = (row: Row) => {
+    const path = row.url.length > 60 ? `${row.url.slice(0, 57)}...` : row.url;
+    return `${row.name}: ${row.method} ${path} → ${row.status} ${row.code ?? 'page'}`;
+  };
+
+  it.each(ROWS.map((row) => [title(row), row] as const))('%s', async (_title, row) => {
+    const headers: Record<string, string> = { ...row.headers };
+    const header = authorization(row.auth ?? (row.url.startsWith('/api/') ? 'secret' : 'none'));
+    if (header !== undefined) headers.authorization = header;
+    if (row.contentType) headers['content-type'] = row.contentType;
+    const body = typeof row.body === 'function' ? row.body(values) : row.body;
+
+    const response = await stack.request({ method: row.method, url: fill(row.url), headers, payload: body });
+
+    // A JSON answer is compared whole; a page by its content type. Status and answer go together so
+    // that a failure shows both.
+    const type = String(response.headers['content-type'] ?? '');
+    const answer = type.includes('json') ? response.json() : type;
+    const param = answer?.error?.param !== undefined ? { param: expect.any(String) } : {};
+    const expected = row.code ? { error: { code: row.code, message: expect.stringMatching(/\S/), ...param } } : expect.stringContaining('text/html');
+    expect({ status: response.status, answer }).toEqual({ status: row.status, answer: expected });
+    expect(await snapshot()).toEqual(baseline);
+  });
+
+  // After the table: a sign-up that works may change the data.
+  it('a sign-up with a NUL byte in ref ignores it like any unknown ref (never a 5xx)', async () => {
+    const viaJson = await stack.request({
+      method: 'POST',
+      url: '/public/v1/signups',
+      headers: { 'content-type': JSON_TYPE },
+      payload: json({ key: values.pk, email: 'nul-ref@example.com', ref: 'a\u0000b' }),
+    });
+    const viaForm = await stack.request({
+      method: 'POST',
+      url: '/public/v1/signups',
+      headers: { 'content-type': FORM },
+      payload: `key=${values.pk}&email=nul-ref-form%40example.com&ref=a%00b`,
+    });
+    expect([viaJson.status, viaForm.status]).toEqual([202, 303]);
+    const entries = stack.db.getRepository(EntryRecord);
+    expect(await entries.findOneBy({ email: 'nul-ref@example.com' })).toMatchObject({ state: 'pending', referredBy: null });
+    expect(await entries.findOneBy({ email: 'nul-ref-form@example.com' })).toMatchObject({ state: 'pending', referredBy: null });
   });
 });

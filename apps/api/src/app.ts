@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppConfig, nestLogLevels } from '@app/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
+import { ApiError } from './common/api-error';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
@@ -35,6 +36,13 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(config), adapter, {
     logger: nestLogLevels(config.LOG_LEVEL),
   });
+  // PostgreSQL text cannot hold a NUL, so no id, token or key contains one: such a path parameter names nothing.
+  app.useGlobalPipes({
+    transform: (value: unknown, metadata: { type: string }) => {
+      if (metadata.type === 'param' && typeof value === 'string' && value.includes('\0')) throw new ApiError('not_found', 'No such resource.');
+      return value;
+    },
+  });
   app.enableShutdownHooks();
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
@@ -54,4 +62,6 @@ function deferJsonErrors(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     parse(request, body as string, (error, value) => done(null, error ? UNREADABLE_BODY : value));
   });
+  // Any other content type is unreadable too, and answered after authentication like bad JSON.
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, _body, done) => done(null, UNREADABLE_BODY));
 }

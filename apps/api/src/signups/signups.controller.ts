@@ -9,7 +9,8 @@ const SIGNUP = z.object({
   // A missing or malformed key is an unknown key: 401, like any other.
   key: z.string().max(200).catch(''),
   email: z.unknown().optional(),
-  ref: z.string().max(100).optional().catch(undefined),
+  // An unusable ref (too long, a NUL that PostgreSQL text cannot hold) is ignored like an unknown one.
+  ref: z.string().max(100).regex(/^[^\0]*$/).optional().catch(undefined),
 });
 
 /** POST /public/v1/signups: JSON from a product's own form, or a plain HTML form post. */
