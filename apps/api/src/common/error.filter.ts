@@ -37,7 +37,9 @@ export class ErrorFilter implements ExceptionFilter {
     const status = exception instanceof HttpException ? exception.getStatus() : statusOf(exception);
     if (status === 404) return new ApiError('not_found', 'No such resource.');
     if (status !== undefined && status >= 400 && status < 500) {
-      return new ApiError('invalid_request', describeClientError(exception));
+      // Unreadable JSON and unknown content types reach the handlers (see app.ts); what is left here is
+      // transport-level (an oversized body, a bad header), and nothing about it is worth echoing.
+      return new ApiError('invalid_request', 'The request could not be read.');
     }
     return new ApiError('internal_error', 'Something went wrong on our side; please try again.');
   }
@@ -46,24 +48,6 @@ export class ErrorFilter implements ExceptionFilter {
 function statusOf(exception: unknown): number | undefined {
   const status = (exception as { statusCode?: unknown })?.statusCode;
   return typeof status === 'number' ? status : undefined;
-}
-
-/** Fastify's own messages for unreadable bodies are safe to show; anything else gets a plain sentence. */
-function describeClientError(exception: unknown): string {
-  const code = (exception as { code?: unknown })?.code;
-  switch (code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send the request body as application/json.';
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large.';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'The request body is empty; send a JSON object.';
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return 'The request body could not be read as JSON.';
-    default:
-      return exception instanceof SyntaxError ? 'The request body could not be read as JSON.' : 'The request could not be read.';
-  }
 }
 
 /** Hosted pages (confirm, unsubscribe, sign-up form) answer people with HTML, not JSON. */
