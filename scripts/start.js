@@ -32,6 +32,7 @@ Waitlist is starting: api, mailer and webhooks.
     live secret      ${demo.keys.live.secret}
     live publishable ${demo.keys.live.publishable}
   Sign-up page       ${base}/w/${pk}
+  Dashboard          ${base}/dashboard   (${demo.dashboard.email} / ${demo.dashboard.password})
 ${env.SMTP_URL ? '' : `  Development inbox  ${base}/dev/mail   (SMTP_URL is unset: mails land here)\n`}
 Try it:
   curl -X POST ${base}/public/v1/signups -H 'content-type: application/json' \\

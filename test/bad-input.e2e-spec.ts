@@ -246,16 +246,17 @@ const ROWS: Row[] = [
   { name: 'a confirm token with one more character', method: 'POST', url: '/confirm/{{confirm}}x', status: 404, page: true },
   { name: 'a confirm token with a NUL byte', method: 'POST', url: '/confirm/%00{{confirm}}', status: 404, page: true },
   { name: 'the unsubscribe token as a confirm token', method: 'POST', url: '/confirm/{{unsubscribe}}', status: 404, page: true },
-  { name: 'a confirm token of percent-encoding garbage', method: 'GET', url: '/confirm/%ZZ', status: 400, code: 'invalid_request' },
+  { name: 'a confirm token of percent-encoding garbage', method: 'GET', url: '/confirm/%ZZ', status: 400, page: true },
   { name: 'an unknown unsubscribe token (GET)', method: 'GET', url: '/unsubscribe/not-a-token', status: 404, page: true },
   { name: 'an unknown unsubscribe token with a NUL byte (POST)', method: 'POST', url: '/unsubscribe/%00abc', status: 404, page: true },
   { name: 'the confirm token as an unsubscribe token', method: 'POST', url: '/unsubscribe/{{confirm}}', status: 404, page: true },
   { name: 'an unsubscribe token cut short', method: 'POST', url: '/unsubscribe/{{unsubscribeShort}}', status: 404, page: true },
-  { name: 'an unsubscribe token of invalid UTF-8', method: 'POST', url: '/unsubscribe/%FF', status: 400, code: 'invalid_request' },
+  { name: 'an unsubscribe token of invalid UTF-8', method: 'POST', url: '/unsubscribe/%FF', status: 400, page: true },
   { name: 'the sign-up page of an unknown key', method: 'GET', url: '/w/pk_test_nope', status: 404, page: true },
   { name: 'the sign-up page of the secret key', method: 'GET', url: '/w/{{sk}}', status: 404, page: true },
   { name: 'the sign-up page of a key with a NUL byte', method: 'GET', url: '/w/pk_%00', status: 404, page: true },
-  { name: 'the sign-up page of a key of invalid UTF-8', method: 'GET', url: '/w/%FF', status: 400, code: 'invalid_request' },
+  { name: 'the sign-up page of a key of invalid UTF-8', method: 'GET', url: '/w/%FF', status: 400, page: true },
+  { name: 'a dashboard page of invalid UTF-8', method: 'GET', url: '/dashboard/%FF/live/entries', status: 400, page: true },
 ];
 
 describe('bad input', () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { bearer } from './support/flows';
 import { admin, databaseUrl } from './support/databases';
 import { Stack } from './support/stack';
+import { logIn } from './support/dashboard';
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli.js');
 
@@ -129,7 +130,7 @@ describe('operator CLI', () => {
     }
   });
 
-  it('demo creates the demo product once and shows the same keys on later runs', async () => {
+  it('demo creates the demo product and its dashboard user once and shows the same keys on later runs', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'waitlist-demo-')), 'keys.json');
     const first = JSON.parse((await cli(['demo', '--keys-file', file, '--json'])).stdout);
     const second = JSON.parse((await cli(['demo', '--keys-file', file, '--json'])).stdout);
@@ -137,5 +138,7 @@ describe('operator CLI', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first);
     const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM products WHERE id = $1`, [first.id]);
     expect(count).toBe(1);
+    const { response } = await logIn(stack, first.dashboard.email, first.dashboard.password);
+    expect([response.status, response.headers.location]).toEqual([303, '/dashboard']);
   });
 });

@@ -1,25 +1,16 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardController } from '../apps/api/src/dashboard/dashboard.controller';
+import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { EntryRecord, EventRecord } from '@app/shared';
-import { joinLine, signUp } from './support/flows';
-import { invitationsTo } from './support/invitations';
+import { bearer, joinLine, signUp } from './support/flows';
+import { api, codeIn, invitationsTo } from './support/invitations';
 import { Receiver } from './support/receiver';
+import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
-
-const PASSWORD = 'a long enough password';
-
-/** A signed-in session: its cookie and the CSRF token its forms carry. */
-async function signIn(stack: Stack, email: string): Promise<{ cookie: string; csrf: string }> {
-  const login = await stack.request({
-    method: 'POST',
-    url: '/dashboard/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ email, password: PASSWORD }).toString(),
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0];
-  const csrf = /name="_csrf" value="([^"]+)"/.exec((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text)![1];
-  return { cookie, csrf };
-}
+import { csrfIn, form, logIn as logInAs, PASSWORD, signIn } from './support/dashboard';
 
 describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   let stack: Stack;
@@ -27,7 +18,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   let other: Product;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     acme = await stack.createProduct({ name: 'Acme <script>alert(1)</script>' });
     other = await stack.createProduct({ name: 'Other' });
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
@@ -35,18 +26,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   });
   afterAll(() => stack.stop());
 
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
-  async function logIn(email: string, password = PASSWORD) {
-    const response = await stack.request({
-      method: 'POST',
-      url: '/dashboard/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ email, password }),
-    });
-    const cookie = String(response.headers['set-cookie'] ?? '');
-    return { response, cookie: cookie.split(';')[0], setCookie: cookie };
-  }
+  const logIn = (email: string, password = PASSWORD) => logInAs(stack, email, password);
 
   async function page(url: string, cookie: string) {
     return stack.request({ method: 'GET', url, headers: { cookie } });
@@ -84,12 +64,108 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(entries.text).toContain('visible@example.com');
     expect(entries.text).not.toContain('<script>');
     const search = await page(`/dashboard/${acme.id}/test/entries?email=${encodeURIComponent('"><script>x</script>')}`, cookie);
-    expect(search.status).toBe(400);
+    expect(search.status).toBe(200);
     expect(search.text).not.toContain('<script>x</script>');
+    expect(search.text).toContain('value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
+    expect(search.text).toContain('No entries.');
+
+    // The search box takes part of an address too; % and _ are plain characters there.
+    await signUp(stack, acme.keys.test.publishable, 'other_visible@example.com');
+    const found = async (text: string) => [...(await page(`/dashboard/${acme.id}/test/entries?email=${encodeURIComponent(text)}`, cookie)).text.matchAll(/">([^<]+@example\.com)<\/a>/g)].map((match) => match[1]);
+    expect(await found('VISIBLE@')).toEqual(['other_visible@example.com', 'visible@example.com']);
+    expect(await found('visible@example.com')).toEqual(['visible@example.com']);
+    expect(await found('r_v')).toEqual(['other_visible@example.com']);
+    expect(await found('r%v')).toEqual([]);
+    expect(await found('i_i')).toEqual([]);
 
     for (const url of [`/dashboard/${other.id}/live/entries`, `/dashboard/${other.id}/test/entries`, `/dashboard/${acme.id}/staging/entries`]) {
       expect((await page(url, cookie)).status).toBe(404);
     }
+  });
+
+  it('a user of one product gets 404 for every page and action of another, and nothing changes', async () => {
+    const { cookie, csrf } = await signIn(stack, 'ada@example.com');
+    const entry = await joinLine(stack, other.keys.live.publishable, 'theirs@example.com');
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: other.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
+    const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [other.id]);
+    const ids: Record<string, string> = { productId: other.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x' };
+    const actions: Record<string, string[]> = {
+      'entries/:id/:action': ['invite', 'reinvite', 'move-up', 'delete'],
+      'webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'],
+    };
+    // Every route of the controller, read from its metadata, so that a page added later is checked too.
+    const routes = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
+      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
+      const path: string | undefined = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
+      if (path === undefined || !path.includes(':productId')) return [];
+      const method = Reflect.getMetadata(METHOD_METADATA, handler as object) === RequestMethod.POST ? 'POST' : 'GET';
+      return (Object.entries(actions).find(([suffix]) => path.endsWith(suffix))?.[1] ?? ['']).map((action) => ({
+        method,
+        url: '/dashboard/' + path.replace(/:(\w+)/g, (_, param: string) => (param === 'action' ? action : ids[param])),
+      }));
+    });
+    expect(routes.length).toBeGreaterThanOrEqual(24);
+    for (const { method, url } of routes) {
+      const response = await stack.request({
+        method: method as 'GET' | 'POST',
+        url,
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: method === 'POST' ? form({ _csrf: csrf, places: '5', count: '1', url: 'https://evil.example/', name: 'Taken', referralPlaces: '9' }) : undefined,
+      });
+      expect([method, url, response.status]).toEqual([method, url, 404]);
+    }
+    const [after] = await stack.db.query('SELECT state, moved_up FROM entries WHERE id = $1', [entry.id]);
+    expect(after).toEqual({ state: 'confirmed', moved_up: '0' });
+    expect(await stack.db.query('SELECT name, referral_places FROM products WHERE id = $1', [other.id])).toEqual([{ name: 'Other', referral_places: 1 }]);
+    expect(await stack.db.query('SELECT url, disabled_at FROM webhook_endpoints WHERE product_id = $1', [other.id])).toEqual([{ url: 'http://127.0.0.1:9/hook', disabled_at: null }]);
+    expect(await stack.db.query('SELECT count(*)::int AS n FROM api_keys WHERE product_id = $1 AND revoked_at IS NOT NULL', [other.id])).toEqual([{ n: 0 }]);
+  });
+
+  it('made-up cookies are as good as none: never a 500, nothing reflected', async () => {
+    for (const cookie of ['wl_session=%E0%A4%A', 'wl_session=a%0D%0ASet-Cookie:x', 'wl_login=%ZZ; wl_session=', 'wl_login=a;b"<script>']) {
+      const login = await stack.request({ method: 'GET', url: '/dashboard/login', headers: { cookie } });
+      expect([cookie, login.status]).toEqual([cookie, 200]);
+      expect(String(login.headers['set-cookie'])).toMatch(/^wl_login=[A-Za-z0-9_-]{43};/);
+      expect(login.text).not.toContain('<script>');
+      const dashboard = await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } });
+      expect([cookie, dashboard.status, dashboard.headers.location]).toEqual([cookie, 303, '/dashboard/login']);
+      expect((await stack.request({ method: 'GET', url: '/admin/queues', headers: { cookie } })).status).toBe(303);
+    }
+  });
+
+  it('every page of the product escapes what users typed: a product name, a webhook URL, a search', async () => {
+    const { cookie } = await signIn(stack, 'ada@example.com');
+    const entry = await joinLine(stack, acme.keys.live.publishable, 'escaped@example.com');
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook?<script>alert(2)</script>' });
+    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id };
+    const pages = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
+      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
+      const path: string | undefined = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
+      const get = typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.GET;
+      return get && path !== undefined && path.includes(':productId') && !path.endsWith('.csv') ? [`/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}`] : [];
+    });
+    pages.push(`/dashboard/${acme.id}/live/entries?email=${encodeURIComponent('<script>alert(3)</script>')}`);
+    expect(pages.length).toBeGreaterThanOrEqual(9);
+    for (const url of pages) {
+      const response = await page(url, cookie);
+      expect([url, response.status]).toEqual([url, 200]);
+      expect(response.text).not.toMatch(/<script/i);
+      expect(response.text).toContain('Acme &lt;script&gt;alert(1)&lt;/script&gt;');
+    }
+    expect((await page(`/dashboard/${acme.id}/live/webhooks`, cookie)).text).toContain('hook?&lt;script&gt;alert(2)&lt;/script&gt;');
+  });
+
+  it('a login form posted from elsewhere (no login cookie, or another token) is refused', async () => {
+    const payload = form({ email: 'ada@example.com', password: PASSWORD, _csrf: 'x'.repeat(43) });
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    for (const cookie of ['', `wl_login=${'y'.repeat(43)}`]) {
+      const response = await stack.request({ method: 'POST', url: '/dashboard/login', headers: { ...headers, cookie }, payload });
+      expect(response.status).toBe(403);
+      expect(String(response.headers['set-cookie'])).not.toContain('wl_session=');
+      expect(response.text).toContain('sign in again');
+    }
+    const { setCookie } = await logIn('ada@example.com');
+    expect(setCookie).toContain('wl_session=');
   });
 
   it('a form posted without the CSRF token is refused; with it, sign-out ends the session', async () => {
@@ -101,7 +177,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(forged.status).toBe(403);
     expect((await page('/dashboard', cookie)).status).toBe(200);
 
-    const csrf = /name="_csrf" value="([^"]+)"/.exec((await page('/dashboard', cookie)).text)![1];
+    const csrf = csrfIn((await page('/dashboard', cookie)).text);
     const out = await stack.request({ method: 'POST', url: '/dashboard/logout', headers, payload: form({ _csrf: csrf }) });
     expect([out.status, out.headers.location]).toEqual([303, '/dashboard/login']);
     expect((await page('/dashboard', cookie)).status).toBe(303);
@@ -119,6 +195,12 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const queues = await page('/admin/queues/api/queues', cookie);
     expect(queues.status).toBe(200);
     expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations', 'mail', 'webhooks']);
+    // Shared by every product, the queues can be looked at, not acted on.
+    for (const url of ['/admin/queues/api/queues/mail/pause', '/admin/queues/api/queues/mail/clean/completed', '/admin/queues/api/queues/mail/retry/failed']) {
+      expect([url, (await stack.request({ method: 'PUT', url, headers: { cookie } })).status]).toEqual([url, 405]);
+    }
+    const after = (await page('/admin/queues/api/queues', cookie)).json();
+    expect(after.queues.find((queue: { name: string }) => queue.name === 'mail')).toMatchObject({ isPaused: false, readOnlyMode: true });
   });
 
   it('failed logins are limited: past ten, 429 with Retry-After even for the right password', async () => {
@@ -227,6 +309,18 @@ describe('dashboard: entry actions through the API’s services', () => {
     expect(lines[0]).toBe('id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals');
     expect(lines.slice(1).map((line) => line.split(',')[1]).sort()).toEqual(['guest@example.com', 'second@example.com', 'third@example.com']);
     expect((await stack.request({ method: 'GET', url: `/dashboard/${other.id}/test/entries.csv`, headers: { cookie } })).status).toBe(404);
+
+    // Thousands of entries: streamed page after page, each once, newest first.
+    const big = await stack.createProduct({ name: 'Big' });
+    await seedHistory(stack.db, { productId: big.id, mode: 'live' }, 2500, 'csv');
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, big.id);
+    const all = (await stack.request({ method: 'GET', url: `/dashboard/${big.id}/live/entries.csv`, headers: { cookie } })).text.trim().split('\r\n').slice(1);
+    expect(all).toHaveLength(2500);
+    expect(new Set(all.map((line) => line.split(',')[0])).size).toBe(2500);
+    const created = all.map((line) => line.split(',')[3]);
+    expect(created).toEqual([...created].sort().reverse());
+    const pending = (await stack.request({ method: 'GET', url: `/dashboard/${big.id}/live/entries.csv?state=pending&email=csv-1`, headers: { cookie } })).text;
+    expect(pending.trim().split('\r\n').slice(1).every((line) => line.includes(',pending,') && line.includes('csv-1'))).toBe(true);
   });
 
   it('API keys: a new pair shows its secret once and works; revoking makes it 401; last use is shown', async () => {
@@ -243,7 +337,7 @@ describe('dashboard: entry actions through the API’s services', () => {
     await waitFor(async () => (await stack.db.query(`SELECT 1 FROM api_keys WHERE hint LIKE $1 AND last_used_at IS NOT NULL`, [`${secret.slice(0, 12)}%`])).length === 1, 'last use to be recorded');
     const page = await show(`/dashboard/${acme.id}/test/keys`);
     const row = page.split('<tr>').find((part) => part.includes(secret.slice(0, 12)))!;
-    expect(row).toMatch(/<td>secret<\/td><td>[\d-]+ [\d:]+<\/td><td>[\d-]+ [\d:]+<\/td>/);
+    expect(row).toMatch(/<td>secret<\/td><td>[\d-]+ [\d:]+ UTC<\/td><td>[\d-]+ [\d:]+ UTC<\/td>/);
     expect(page).not.toContain(secret);
     expect(page).toContain(secret.slice(0, 12));
     const [key] = await stack.db.query(`SELECT id FROM api_keys WHERE hint LIKE $1`, [`${secret.slice(0, 12)}%`]);
@@ -324,10 +418,149 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
 
   it('another product’s endpoints are out of reach', async () => {
     const other = await stack.createProduct({ name: 'Other' });
-    const { WebhooksService } = await import('../apps/api/src/webhooks/webhooks.service');
     const foreign = await stack.api.get(WebhooksService).create({ productId: other.id, mode: 'live', url: receiver.url });
     expect((await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/webhooks/${foreign.id}`, headers: { cookie } })).status).toBe(404);
     expect((await post(`/dashboard/${acme.id}/live/webhooks/${foreign.id}/delete`)).status).toBe(404);
     expect((await stack.db.query('SELECT 1 FROM webhook_endpoints WHERE id = $1', [foreign.id])).length).toBe(1);
+  });
+});
+
+describe('dashboard: overview and product settings', () => {
+  let stack: Stack;
+  let acme: Product;
+  let cookie: string;
+  let csrf: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    acme = await stack.createProduct({ name: 'Acme' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    ({ cookie, csrf } = await signIn(stack, 'ada@example.com'));
+  });
+  afterAll(() => stack.stop());
+
+  const show = async (url: string) => (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
+  const save = (fields: Record<string, string>) =>
+    stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/live/settings`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ _csrf: csrf, name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields }),
+    });
+  const tile = (page: string, label: string) => new RegExp(`${label}</div><div class="count">([\\d,]+)<`).exec(page)?.[1];
+  const total = (page: string, label: string) => new RegExp(`${label}: <strong>(\\d+)</strong>`).exec(page)?.[1];
+
+  it('the overview counts entries by state and, per day from the events, what happened in this mode', async () => {
+    const pk = acme.keys.live.publishable;
+    const [first] = [await joinLine(stack, pk, 'one@example.com'), await joinLine(stack, pk, 'two@example.com')];
+    await signUp(stack, pk, 'pending@example.com');
+    const gone = await joinLine(stack, pk, 'gone@example.com');
+    const client = api(stack, acme.keys.live.secret);
+    expect((await client.invite(first.id)).status).toBe(200);
+    expect((await client.redeem(codeIn(invitationsTo(stack, 'one@example.com')[0]))).status).toBe(200);
+    expect((await client.invite(gone.id)).status).toBe(200);
+    await stack.request({ method: 'DELETE', url: `/api/v1/entries/${gone.id}`, headers: bearer(acme.keys.live.secret) });
+    await joinLine(stack, acme.keys.test.publishable, 'test-mode@example.com');
+    // Days before the chart's 30 are left out.
+    await stack.db.query(
+      "INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, 'live', (now() AT TIME ZONE 'UTC')::date - 30, 'entry.created', 5)",
+      [acme.id],
+    );
+
+    // The day counts move with the events, in the same transactions.
+    const counted = "SELECT type, sum(count)::int AS n FROM daily_event_counts WHERE product_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - 30 GROUP BY type ORDER BY type";
+    const recorded = 'SELECT type, count(*)::int AS n FROM events WHERE product_id = $1 GROUP BY type ORDER BY type';
+    expect(await stack.db.query(counted, [acme.id])).toEqual(await stack.db.query(recorded, [acme.id]));
+
+    const page = await show(`/dashboard/${acme.id}/live/overview`);
+    expect([tile(page, 'Entries'), tile(page, 'Waiting for confirmation'), tile(page, 'In line'), tile(page, 'Invited'), tile(page, 'Redeemed')]).toEqual(['3', '1', '1', '0', '1']);
+    expect([total(page, 'sign-ups'), total(page, 'confirmations'), total(page, 'invitations'), total(page, 'redemptions')]).toEqual(['4', '3', '2', '1']);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(page).toContain(`<title>${today}: 4 sign-ups</title>`);
+    expect(page.match(/<rect /g)).toHaveLength(4 * 30);
+    const test = await show(`/dashboard/${acme.id}/test/overview`);
+    expect([tile(test, 'Entries'), total(test, 'sign-ups')]).toEqual(['1', '1']);
+  });
+
+  it('settings change the name, the mail sender, the invite URL and the line’s referral places', async () => {
+    const pk = acme.keys.test.publishable;
+    const early = await joinLine(stack, pk, 'early@example.com');
+    const friendly = await joinLine(stack, pk, 'friendly@example.com');
+    await joinLine(stack, pk, 'friend@example.com', friendly.referralCode!);
+    const line = async () =>
+      [...(await show(`/dashboard/${acme.id}/test/line`)).matchAll(/<a href="[^"]+">([^<]+@example\.com)<\/a>/g)]
+        .map((match) => match[1])
+        .filter((email) => ['early@example.com', 'friendly@example.com'].includes(email));
+    expect(await line()).toEqual(['early@example.com', 'friendly@example.com']);
+
+    const saved = await save({ name: 'Acme <b>2</b>', senderName: 'The Acme Team', inviteUrl: 'https://acme.example/join', referralPlaces: '5' });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain('Saved.');
+    expect(saved.text).toContain('Acme &lt;b&gt;2&lt;/b&gt;');
+    expect(await line()).toEqual(['friendly@example.com', 'early@example.com']);
+    const [row] = await stack.db.query('SELECT line_key, confirmation_seq FROM entries WHERE id = $1', [friendly.id]);
+    expect(Number(row.line_key)).toBe(Number(row.confirmation_seq) - 5);
+
+    expect((await api(stack, acme.keys.test.secret).invite(early.id)).status).toBe(200);
+    const [mail] = invitationsTo(stack, 'early@example.com');
+    expect(mail.from).toContain('The Acme Team');
+    expect(codeIn(mail)).toBeTruthy();
+    expect(mail.text).toContain('https://acme.example/join?invite=');
+    expect(mail.subject).toContain('Acme <b>2</b>');
+  });
+
+  it('settings refuse what is not valid, in words, and change nothing', async () => {
+    const before = await stack.db.query('SELECT * FROM products WHERE id = $1', [acme.id]);
+    for (const [fields, words] of [
+      [{ name: '' }, 'The name cannot be empty'],
+      [{ name: 'x'.repeat(101) }, 'The name is at most 100 characters'],
+      [{ senderName: 'Evil\r\nBcc: victim@example.com' }, 'control characters'],
+      [{ inviteUrl: 'javascript:alert(1)' }, 'The invite URL must be an http(s) URL'],
+      [{ signupUrl: 'not a url' }, 'The sign-up page URL must be an http(s) URL'],
+      [{ referralPlaces: '-1' }, 'Referral places must be a whole number from 0 to 9999'],
+      [{ referralPlaces: '1.5' }, 'Referral places must be a whole number from 0 to 9999'],
+      [{ referralPlaces: '' }, 'Referral places must be a whole number from 0 to 9999'],
+      [{ referralPlaces: '10000' }, 'Referral places must be a whole number from 0 to 9999'],
+    ] as [Record<string, string>, string][]) {
+      const refused = await save(fields);
+      expect([fields, refused.status]).toEqual([fields, 400]);
+      expect(refused.text).toContain(words.replace(/'/g, '&#39;'));
+    }
+    expect(await stack.db.query('SELECT * FROM products WHERE id = $1', [acme.id])).toEqual(before);
+  });
+});
+
+describe('dashboard: the development inbox (SMTP_URL unset)', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { SMTP_URL: '' } });
+  });
+  afterAll(() => stack.stop());
+
+  it('is linked from the top bar and shows the mails the mailer would have sent', async () => {
+    const acme = await stack.createProduct({ name: 'Acme' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    const { cookie } = await signIn(stack, 'ada@example.com');
+    expect((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text).toContain('<a href="/dev/mail"');
+
+    await signUp(stack, acme.keys.live.publishable, 'inbox@example.com');
+    await waitFor(async () => (await stack.request({ method: 'GET', url: '/dev/mail' })).text.includes('to inbox@example.com'), 'the mail in the inbox');
+    const inbox = (await stack.request({ method: 'GET', url: '/dev/mail' })).text;
+    const mail = await stack.request({ method: 'GET', url: /href="(\/dev\/mail\/[^"]+)"/.exec(inbox)![1] });
+    expect(mail.text).toContain(`${stack.config.PUBLIC_BASE_URL}/confirm/`);
+  });
+
+  it('is not linked, and not there, when mail goes to an SMTP server', async () => {
+    const other = await Stack.start({ apps: ['api'] });
+    try {
+      const acme = await other.createProduct();
+      await other.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+      const { cookie } = await signIn(other, 'ada@example.com');
+      expect((await other.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text).not.toContain('/dev/mail');
+      expect((await other.request({ method: 'GET', url: '/dev/mail' })).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
   });
 });

@@ -1,4 +1,7 @@
-import { EntryRecord } from '@app/shared';
+import { Delivery, EntryRecord, EventRecord } from '@app/shared';
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
+import { form, PASSWORD, signIn } from './support/dashboard';
 import { signUp } from './support/flows';
 import { Stack } from './support/stack';
 import { ThrowawayRedis } from './support/throwaway-redis';
@@ -49,5 +52,50 @@ describe('when Redis or the mailer is down at sign-up time', () => {
     await stack.startApp('mailer');
     await stack.mail.waitFor('while-mailer-down@example.com', 1);
     expect(stack.mail.to('while-mailer-down@example.com')).toHaveLength(1);
+  });
+});
+
+describe('when Redis is down and the team presses "retry now"', () => {
+  let redis: ThrowawayRedis;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    redis = await ThrowawayRedis.start();
+    stack = await Stack.start({ apps: ['api'], env: { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  });
+  afterAll(async () => {
+    await redis.up();
+    await stack.stop();
+    await redis.down();
+  });
+
+  it('the dashboard answers 503 in words within seconds instead of waiting for Redis', async () => {
+    const product = await stack.createProduct();
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, product.id);
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
+    // A delivery waiting for its next attempt, as the webhooks app leaves one after a failed attempt.
+    const now = new Date();
+    await stack.db.getRepository(EventRecord).insert({ id: 'evt_waiting', productId: product.id, mode: 'live', type: 'entry.deleted', createdAt: now, body: '{}' });
+    await stack.db.getRepository(Delivery).insert({
+      id: 'dlv_waiting',
+      endpointId: endpoint.id,
+      eventId: 'evt_waiting',
+      eventType: 'entry.deleted',
+      status: 'pending',
+      createdAt: now,
+      nextAttemptAt: new Date(now.getTime() + 60_000),
+    });
+    const { cookie, csrf } = await signIn(stack, 'ada@example.com');
+
+    await redis.down();
+    const retried = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${product.id}/live/webhooks/${endpoint.id}/deliveries/dlv_waiting/retry`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ _csrf: csrf }),
+    });
+    expect(retried.status).toBe(503);
+    expect(retried.text).toContain('The queue cannot be reached right now');
+    expect(await stack.db.getRepository(Delivery).findOneByOrFail({ id: 'dlv_waiting' })).toMatchObject({ status: 'pending' });
   });
 });

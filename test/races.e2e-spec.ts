@@ -1,6 +1,7 @@
 import { EntryRecord, EventRecord } from '@app/shared';
 import { confirmPath, joinLine } from './support/flows';
 import { Stack } from './support/stack';
+import { ProductsService } from '../apps/api/src/products/products.service';
 
 describe('concurrent sign-ups and confirmations', () => {
   let stack: Stack;
@@ -47,5 +48,25 @@ describe('concurrent sign-ups and confirmations', () => {
     const numbers = rows.map((row) => row.confirmationSeq);
     expect(new Set(numbers).size).toBe(10);
     expect(rows.every((row) => row.state === 'confirmed')).toBe(true);
+  });
+
+  it('a change of referral places while referred entries confirm leaves every line key exact', async () => {
+    const product = await stack.createProduct();
+    const key = product.keys.test.publishable;
+    const referrer = await joinLine(stack, key, 'places-referrer@example.com');
+    const friends = Array.from({ length: 20 }, (_, i) => `places-friend-${i}@example.com`);
+    await Promise.all(friends.map((email) => stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email, ref: referrer.referralCode } })));
+    const paths = await Promise.all(friends.map((email) => confirmPath(stack, email)));
+    const products = stack.api.get(ProductsService);
+    const settings = (referralPlaces: number) => ({ name: 'Races', senderName: null, inviteUrl: null, signupUrl: null, referralPlaces });
+    await Promise.all([
+      ...paths.map((path) => stack.request({ method: 'POST', url: path })),
+      ...[7, 3, 12, 5].map((places) => products.update(product.id, settings(places))),
+    ]);
+    const [{ referral_places: places }] = await stack.db.query('SELECT referral_places FROM products WHERE id = $1', [product.id]);
+    const rows = await stack.db.getRepository(EntryRecord).findBy({ productId: product.id, state: 'confirmed' });
+    expect(rows).toHaveLength(21);
+    expect(rows.find((row) => row.id === referrer.id)!.referrals).toBe(20);
+    for (const row of rows) expect([row.email, row.lineKey]).toEqual([row.email, row.confirmationSeq! - places * row.referrals - row.movedUp]);
   });
 });

@@ -1,5 +1,6 @@
 import { Delivery, DeliveryAttempt, EventRecord, newId } from '@app/shared';
 import Stripe from 'stripe';
+import { In } from 'typeorm';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { signUp } from './support/flows';
@@ -110,8 +111,17 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
     expect(log.map((entry) => entry.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
     expect(log[0].attempts).toEqual([{ attempt: 1, attemptedAt: rows[0].createdAt, statusCode: 200, error: null, durationMs: 3 }]);
 
+    // An old event whose delivery is still trying stays, with its delivery.
+    const trying = { id: newId('evt'), productId: product.id, mode: 'test' as const, type: 'entry.deleted', createdAt: new Date(now - 40 * 86_400_000), body: '{}' };
+    await stack.db.getRepository(EventRecord).insert(trying);
+    const pending = { id: newId('dlv'), endpointId: endpoint.id, eventId: trying.id, eventType: 'entry.deleted', status: 'pending' as const, createdAt: trying.createdAt };
+    await stack.db.getRepository(Delivery).insert(pending);
+
     await stack.api.get(MaintenanceService).runOnce();
     const kept = await stack.db.getRepository(Delivery).findBy({ endpointId: endpoint.id });
-    expect(kept.map((row) => row.id).sort()).toEqual(rows.slice(0, 100).map((row) => row.id).sort());
+    expect(kept.map((row) => row.id).sort()).toEqual([...rows.slice(0, 100).map((row) => row.id), pending.id].sort());
+    // Events go with the log: those of the last 30 days and the one still being delivered stay.
+    const events = await stack.db.getRepository(EventRecord).findBy({ id: In([...rows.map((row) => row.eventId), trying.id]) });
+    expect(events.map((event) => event.id).sort()).toEqual([...rows.slice(0, 120).map((row) => row.eventId), trying.id].sort());
   });
 });

@@ -1,30 +1,15 @@
 import { Delivery, DeliveryAttempt, EntryRecord, EventRecord, QueueName, redisOptions, WebhookEndpoint } from '@app/shared';
 import { Queue } from 'bullmq';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
-import { Receiver } from './support/receiver';
+import { Receiver, verify } from './support/receiver';
 import { ThrowawayRedis } from './support/throwaway-redis';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
-
-/** A receiver's check with node:crypto alone, as the docs show it. */
-function verify(header: string, body: string, secret: string): boolean {
-  const parts = header.split(',');
-  const t = Number(parts.find((part) => part.startsWith('t='))!.slice(2));
-  if (Math.abs(Date.now() / 1000 - t) > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  return parts
-    .filter((part) => part.startsWith('v1='))
-    .some((part) => {
-      const given = Buffer.from(part.slice(3), 'hex');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-}
 
 describe('webhooks', () => {
   let stack: Stack;

@@ -4,6 +4,8 @@ import { AppConfig, nestLogLevels } from '@app/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
+import { wantsPage } from './common/error.filter';
+import { renderMessagePage } from './common/html';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
@@ -23,7 +25,11 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     // Long ids and tokens are not found (404), not refused as 414.
     routerOptions: { maxParamLength: 8192 },
     // A URL that cannot be decoded never reaches Nest; answer it in our error body, without echoing it.
-    frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      if (wantsPage(request)) {
+        void reply.status(400).type('text/html; charset=utf-8').send(renderMessagePage('This link is not valid', 'The address could not be read; check that it was copied whole.'));
+        return;
+      }
       void reply.status(400).send({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });
     },
     logger: {

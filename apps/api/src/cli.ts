@@ -10,6 +10,7 @@ import {
   loadConfig,
   MODES,
   Mode,
+  newToken,
   Product,
   QueueName,
   QueuesModule,
@@ -22,7 +23,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { KeysService } from './auth/keys.service';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
-import { ProductsService } from './products/products.service';
+import { CreatedProduct, ProductsService } from './products/products.service';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
@@ -127,7 +128,7 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
         return { json: user, text: `${user.created ? 'Created' : 'Added'} ${email} to the team of ${productId}.` };
       }
       default:
-        return await demo(app.get<DataSource>(getDataSourceToken()), products, required(values['keys-file'], '--keys-file'));
+        return await demo(app.get<DataSource>(getDataSourceToken()), products, app.get(DashboardAuthService), required(values['keys-file'], '--keys-file'));
     }
   } finally {
     await app.close();
@@ -156,17 +157,21 @@ async function migrate(url: string): Promise<string[]> {
   }
 }
 
-/** npm start's demo product: created once; its keys are kept in a local file so later starts can show them. */
-async function demo(db: DataSource, products: ProductsService, file: string): Promise<{ json: object; text: string }> {
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { id: string; keys: Parameters<typeof describeProduct>[1] };
-    if (await db.getRepository(Product).existsBy({ id: saved.id })) {
-      return { json: saved, text: describeProduct(saved.id, saved.keys) };
-    }
+/**
+ * npm start's demo product and its dashboard user: created once; the keys and the password are kept in
+ * a local file so that later starts can show them.
+ */
+async function demo(db: DataSource, products: ProductsService, auth: DashboardAuthService, file: string): Promise<{ json: object; text: string }> {
+  type Demo = CreatedProduct & { dashboard?: { email: string; password: string } };
+  let saved: Demo | undefined = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Demo) : undefined;
+  if (!saved || !(await db.getRepository(Product).existsBy({ id: saved.id }))) saved = await products.create({ name: 'Demo', referralPlaces: 1 });
+  if (!saved.dashboard) {
+    // One user per demo product, so that a product made anew never meets an older user's password.
+    saved.dashboard = { email: `demo-${saved.id.slice(-8)}@example.com`, password: newToken().slice(0, 20) };
+    await auth.createUser(saved.dashboard.email, saved.dashboard.password, saved.id);
   }
-  const created = await products.create({ name: 'Demo', referralPlaces: 1 });
-  writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
-  return { json: created, text: describeProduct(created.id, created.keys) };
+  writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
+  return { json: saved, text: describeProduct(saved.id, saved.keys) };
 }
 
 function describeProduct(id: string, keys: Record<Mode, { secret: string; publishable: string }>): string {

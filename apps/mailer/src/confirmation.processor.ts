@@ -32,7 +32,7 @@ export class ConfirmationProcessor extends WorkerHost implements OnModuleInit {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    await this.sender.send(entry, product.name, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl), {
+    await this.sender.send(entry, product, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl), {
       confirmTokens: [confirm],
     });
   }

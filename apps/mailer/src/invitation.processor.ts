@@ -62,7 +62,7 @@ export class InvitationProcessor extends WorkerHost implements OnModuleInit {
     inviteUrl.searchParams.set('invite', code);
     const validDays = Math.round(this.config.INVITE_CODE_TTL / 86_400_000);
     if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mail could go out');
-    const sent = await this.sender.send(entry, product.name, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, validDays), {
+    const sent = await this.sender.send(entry, product, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, validDays), {
       signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
     });
     if (!sent) throw new UnrecoverableError('The entry was deleted');

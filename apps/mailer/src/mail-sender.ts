@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, hashToken, newToken } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, hashToken, newToken, Product } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailTransport } from './mail-transport';
@@ -24,7 +24,7 @@ export class MailSender {
    */
   async send(
     entry: EntryRecord,
-    productName: string,
+    product: Product,
     content: (unsubscribeUrl: string) => MailContent,
     options: { confirmTokens?: string[]; signal?: AbortSignal } = {},
   ): Promise<boolean> {
@@ -42,7 +42,7 @@ export class MailSender {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
       await this.transport.send({
-        from: this.sender(productName),
+        from: this.sender(product),
         to: entry.email,
         ...content(unsubscribeUrl),
         headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
@@ -58,9 +58,9 @@ export class MailSender {
     }
   }
 
-  /** MAIL_FROM's address, under the product's name. */
-  private sender(productName: string): { name: string; address: string } {
+  /** MAIL_FROM's address, under the product's sender name or else its name. */
+  private sender(product: Product): { name: string; address: string } {
     const match = /<([^>]+)>\s*$/.exec(this.config.MAIL_FROM);
-    return { name: productName, address: match ? match[1] : this.config.MAIL_FROM.trim() };
+    return { name: product.senderName ?? product.name, address: match ? match[1] : this.config.MAIL_FROM.trim() };
   }
 }

@@ -15,6 +15,7 @@ import {
   signatureHeader,
   WebhookEndpoint,
   webhookUrlProblem,
+  withTimeout,
 } from '@app/shared';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ import { safeAgent } from './safe-agent';
 
 /** Deliveries in flight per process; each waits for its own endpoint, so a slow one holds back no other. */
 const CONCURRENCY = 50;
+const CLOSE_TIMEOUT_MS = 10_000;
 
 type DeliverJob = Job<JobData<QueueName.Deliveries, 'deliver'>>;
 
@@ -64,7 +66,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    // A delivery lasts at most 5 s, but BullMQ's close can wait forever once Redis restarted under a
+    // worker with delayed jobs (taskforcesh/bullmq#4656): bounded, so the process still stops.
+    if (this.worker) await withTimeout(this.worker.close(), CLOSE_TIMEOUT_MS, 'Closing the delivery worker').catch((error: Error) => this.logger.warn(error.message));
     await this.agent.close();
   }
 

@@ -50,8 +50,8 @@ function statusOf(exception: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** Hosted pages (confirm, unsubscribe, sign-up form) answer people with HTML, not JSON. */
-function wantsPage(request: FastifyRequest): boolean {
+/** Hosted pages (confirm, unsubscribe, sign-up form) and the dashboard answer people with HTML, not JSON. */
+export function wantsPage(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0];
   if (/^\/(confirm|unsubscribe|w|dashboard)(\/|$)/.test(path)) return true;
   return path === '/public/v1/signups' && String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');

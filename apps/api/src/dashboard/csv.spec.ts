@@ -1,6 +1,6 @@
-import { toCsv } from './dashboard.controller';
+import { CSV_HEADER, csvRows } from './dashboard.controller';
 
-describe(toCsv.name, () => {
+describe(csvRows.name, () => {
   it('quotes what needs quoting and defuses spreadsheet formulas', () => {
     const entry = {
       id: 'ent_1',
@@ -13,7 +13,7 @@ describe(toCsv.name, () => {
       referralCode: '=cmd',
       referrals: 2,
     };
-    expect(toCsv([entry])).toBe(
+    expect(CSV_HEADER + csvRows([entry])).toBe(
       'id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals\r\n' +
         `ent_1,a@example.com,confirmed,2026-11-22T10:00:00.000Z,,,,"'=cmd",2\r\n`,
     );

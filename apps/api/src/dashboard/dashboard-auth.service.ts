@@ -27,12 +27,15 @@ export interface DashboardIdentity {
   user: DashboardUser;
   csrfToken: string;
   productIds: string[];
+  /** The development inbox is on (SMTP_URL unset), so the dashboard links it. */
+  devInbox: boolean;
 }
 
 /** Dashboard users, their teams and their sessions. */
 @Injectable()
 export class DashboardAuthService {
   private readonly failures: RateLimiterRedis;
+  private readonly devInbox: boolean;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -41,6 +44,7 @@ export class DashboardAuthService {
     private readonly clock: Clock,
   ) {
     const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
+    this.devInbox = !config.SMTP_URL;
     this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
   }
 
@@ -98,7 +102,7 @@ export class DashboardAuthService {
     if (!session) return null;
     const user = await this.db.getRepository(DashboardUser).findOneByOrFail({ id: session.userId });
     const teams = await this.db.getRepository(TeamMember).findBy({ userId: user.id });
-    return { user, csrfToken: session.csrfToken, productIds: teams.map((team) => team.productId) };
+    return { user, csrfToken: session.csrfToken, productIds: teams.map((team) => team.productId), devInbox: this.devInbox };
   }
 
   async logOut(token: string): Promise<void> {

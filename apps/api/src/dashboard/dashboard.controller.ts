@@ -1,17 +1,20 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Entry, Mode, Product, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, Entry, Mode, newToken, normalizeEmail, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { DataSource, In } from 'typeorm';
 import { KeysService } from '../auth/keys.service';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.controller';
-import { EntriesService } from '../entries/entries.service';
+import { EntriesService, ListQuery } from '../entries/entries.service';
 import { InvitationsService } from '../invitations/invitations.service';
+import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service';
 import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
+import { loadOverview } from './overview';
 import {
   ACTION_MESSAGES,
   deliveryLogPage,
@@ -21,11 +24,15 @@ import {
   LINE_PAGE,
   linePage,
   loginPage,
+  overviewPage,
   productsPage,
+  SETTINGS_FIELDS,
+  settingsPage,
   webhooksPage,
 } from './views';
 
 const HTML = 'text/html; charset=utf-8';
+const LOGIN_COOKIE = 'wl_login';
 /** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
 const HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -41,27 +48,35 @@ export class DashboardController {
     private readonly invitations: InvitationsService,
     private readonly keys: KeysService,
     private readonly webhooks: WebhooksService,
+    private readonly products: ProductsService,
+    private readonly clock: Clock,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The login form carries a token that must match a SameSite=Strict cookie, so no other site can post it (login CSRF). */
   @Get('login')
-  async loginForm(@Res() reply: FastifyReply): Promise<void> {
-    await this.page(reply, 200, loginPage());
+  async loginForm(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.loginPage(request, reply, 200);
   }
 
   @Post('login')
-  async logIn(@Req() request: FastifyRequest, @Body() body: { email?: unknown; password?: unknown }, @Res() reply: FastifyReply): Promise<void> {
+  async logIn(@Req() request: FastifyRequest, @Body() body: { email?: unknown; password?: unknown; _csrf?: unknown }, @Res() reply: FastifyReply): Promise<void> {
     const email = typeof body?.email === 'string' ? body.email : '';
+    if (!DashboardAuthService.csrfMatches(readCookie(request, LOGIN_COOKIE) ?? '', body?._csrf)) {
+      return this.loginPage(request, reply, 403, 'This form has expired or did not come from the dashboard; sign in again.', email);
+    }
     try {
       const token = await this.auth.logIn(email, typeof body?.password === 'string' ? body.password : '', request.ip);
-      const secure = this.config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
-      void reply.header('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=43200${secure}`);
+      void reply.header('Set-Cookie', [
+        `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=43200${this.secure}`,
+        `${LOGIN_COOKIE}=; Path=/dashboard/login; HttpOnly; SameSite=Strict; Max-Age=0${this.secure}`,
+      ]);
       await reply.redirect('/dashboard', 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.details.retryAfterSeconds) void reply.header('Retry-After', String(error.details.retryAfterSeconds));
-      await this.page(reply, error.status, loginPage(error.message, email));
+      await this.loginPage(request, reply, error.status, error.message, email);
     }
   }
 
@@ -69,15 +84,48 @@ export class DashboardController {
   @UseGuards(DashboardGuard)
   async logOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.auth.logOut(readCookie(request, SESSION_COOKIE) ?? '');
-    void reply.header('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+    void reply.header('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${this.secure}`);
     await reply.redirect('/dashboard/login', 303);
   }
 
   @Get()
   @UseGuards(DashboardGuard)
-  async products(@Identity() identity: DashboardIdentity, @Res() reply: FastifyReply): Promise<void> {
+  async productList(@Identity() identity: DashboardIdentity, @Res() reply: FastifyReply): Promise<void> {
     const products = await this.db.getRepository(Product).find({ where: { id: In(identity.productIds) }, order: { name: 'ASC' } });
     await this.page(reply, 200, productsPage(identity, products));
+  }
+
+  @Get(':productId/:mode/overview')
+  @UseGuards(DashboardGuard)
+  async overview(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, 200, overviewPage(identity, product, mode, await loadOverview(this.db, productId, mode, this.clock.now())));
+  }
+
+  @Get(':productId/:mode/settings')
+  @UseGuards(DashboardGuard)
+  async settings(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, 200, settingsPage(identity, product, mode, product));
+  }
+
+  @Post(':productId/:mode/settings')
+  @UseGuards(DashboardGuard)
+  async saveSettings(
+    @Identity() identity: DashboardIdentity,
+    @Param('productId') productId: string,
+    @Param('mode') mode: Mode,
+    @Body() body: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ) {
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const fields = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, typeof body?.[field] === 'string' ? body[field] : ''])) as Record<(typeof SETTINGS_FIELDS)[number], string>;
+    const parsed = PRODUCT_SETTINGS.safeParse(fields);
+    if (!parsed.success) {
+      return this.page(reply, 400, settingsPage(identity, product, mode, fields, { error: `${parsed.error.issues[0].message}.` }));
+    }
+    await this.products.update(productId, parsed.data);
+    await this.page(reply, 200, settingsPage(identity, { ...product, ...parsed.data }, mode, parsed.data, { saved: true }));
   }
 
   @Get(':productId/:mode/entries')
@@ -90,13 +138,13 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
-    const parsed = parseInput(LIST_QUERY, filters, 'query');
-    const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, parsed);
-    await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email: parsed.email, state: parsed.state }));
+    const listing = entryListing(query, true);
+    const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, listing);
+    const email = typeof query.email === 'string' ? query.email.trim() : undefined;
+    await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email, state: listing.state }));
   }
 
-  /** The filtered entries as CSV, all pages at once, newest first. */
+  /** The filtered entries as CSV, newest first, streamed a thousand at a time. */
   @Get(':productId/:mode/entries.csv')
   @UseGuards(DashboardGuard)
   async exportEntries(
@@ -105,17 +153,20 @@ export class DashboardController {
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const filters = parseInput(LIST_QUERY, Object.fromEntries(Object.entries(query).filter(([key, value]) => value !== '' && key !== 'cursor')), 'query');
-    const rows: Entry[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, { ...filters, limit: 100, cursor });
-      rows.push(...page.data);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    const filters = entryListing(query, false);
+    const entries = this.entries;
+    async function* csv() {
+      yield CSV_HEADER;
+      let cursor: string | undefined;
+      do {
+        const page = await entries.list({ keyId: 'dashboard', productId, mode }, { ...filters, limit: 1000, cursor });
+        yield csvRows(page.data);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    }
     await reply
       .headers({ ...HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="entries-${mode}.csv"` })
-      .send(toCsv(rows));
+      .send(Readable.from(csv()));
   }
 
   @Get(':productId/:mode/entries/:id')
@@ -251,7 +302,7 @@ export class DashboardController {
       await this.webhooksPage(reply, identity, productId, mode, 201, { secret: created.secret });
     } catch (error) {
       if (!(error instanceof WebhookError)) throw error;
-      await this.webhooksPage(reply, identity, productId, mode, 400, { error: error.message });
+      await this.webhooksPage(reply, identity, productId, mode, error.status, { error: error.message });
     }
   }
 
@@ -294,15 +345,13 @@ export class DashboardController {
     @Param('endpointId') endpointId: string,
     @Res() reply: FastifyReply,
   ) {
-    const endpoint = await this.webhooks.endpointOf(productId, endpointId);
-    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    await this.page(reply, 200, deliveryLogPage(identity, product, mode, endpoint, await this.webhooks.deliveryLog(endpointId)));
+    await this.deliveryLogPage(reply, identity, productId, mode, endpointId, 200);
   }
 
   @Post(':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry')
   @UseGuards(DashboardGuard)
   async retryDelivery(
+    @Identity() identity: DashboardIdentity,
     @Param('productId') productId: string,
     @Param('mode') mode: Mode,
     @Param('endpointId') endpointId: string,
@@ -312,10 +361,20 @@ export class DashboardController {
     const endpoint = await this.webhooks.endpointOf(productId, endpointId);
     const delivery = endpoint && (await this.webhooks.deliveryLog(endpointId)).find((candidate) => candidate.id === deliveryId);
     if (!delivery) throw new ApiError('not_found', 'No such delivery.');
-    await this.webhooks.retryNow(deliveryId).catch((error: unknown) => {
+    try {
+      await this.webhooks.retryNow(deliveryId);
+    } catch (error) {
       if (!(error instanceof WebhookError)) throw error;
-    });
+      return this.deliveryLogPage(reply, identity, productId, mode, endpointId, error.status, error.message);
+    }
     await reply.redirect(`/dashboard/${productId}/${mode}/webhooks/${endpointId}`, 303);
+  }
+
+  private async deliveryLogPage(reply: FastifyReply, identity: DashboardIdentity, productId: string, mode: Mode, endpointId: string, status: number, error?: string) {
+    const endpoint = await this.webhooks.endpointOf(productId, endpointId);
+    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    await this.page(reply, status, deliveryLogPage(identity, product, mode, endpoint, await this.webhooks.deliveryLog(endpointId), error));
   }
 
   private async webhooksPage(
@@ -330,19 +389,44 @@ export class DashboardController {
     await this.page(reply, status, webhooksPage(identity, product, mode, await this.webhooks.list(productId, mode), notice));
   }
 
+  private async loginPage(request: FastifyRequest, reply: FastifyReply, status: number, error?: string, email?: string): Promise<void> {
+    const token = readCookie(request, LOGIN_COOKIE) || newToken();
+    void reply.header('Set-Cookie', `${LOGIN_COOKIE}=${token}; Path=/dashboard/login; HttpOnly; SameSite=Strict${this.secure}`);
+    await this.page(reply, status, loginPage(token, error, email));
+  }
+
+  /** Cookies are Secure when the dashboard is served over https. */
+  private get secure(): string {
+    return this.config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
+  }
+
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {
     await reply.status(status).headers({ ...HEADERS, 'Content-Type': HTML }).send(body);
   }
 }
 
-const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;
+/**
+ * The entries list's filters: the API's, except that the search box matches part of an address
+ * when what was typed is not a whole one.
+ */
+function entryListing(query: Record<string, unknown>, paged: boolean): ListQuery {
+  const search = typeof query.email === 'string' ? query.email.trim().toLowerCase().slice(0, 254) : '';
+  const filters = Object.entries(query).filter(([key, value]) => value !== '' && key !== 'email' && (paged || key !== 'cursor'));
+  const parsed = parseInput(LIST_QUERY, Object.fromEntries(filters), 'query');
+  if (!search) return parsed;
+  const email = normalizeEmail(search);
+  return email ? { ...parsed, email } : { ...parsed, emailContains: search };
+}
 
-/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (= + - @) is prefixed with '. */
-export function toCsv(entries: Entry[]): string {
+const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;
+export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
+
+/** RFC 4180 CSV rows; a cell that a spreadsheet would run as a formula (= + - @) is prefixed with '. */
+export function csvRows(entries: Entry[]): string {
   const cell = (value: string | number | null) => {
     const text = value === null ? '' : String(value);
     const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
     return /[",\r\n']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
-  return [CSV_COLUMNS.join(','), ...entries.map((entry) => CSV_COLUMNS.map((column) => cell(entry[column])).join(','))].join('\r\n') + '\r\n';
+  return entries.map((entry) => `${CSV_COLUMNS.map((column) => cell(entry[column])).join(',')}\r\n`).join('');
 }

@@ -11,10 +11,11 @@ export class LoginRequired extends Error {}
 
 type DashboardRequest = FastifyRequest & { identity?: DashboardIdentity };
 
+/** A cookie of ours; their values are 43-character base64url tokens, so anything else is as good as none. */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   for (const part of String(request.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key === name) return /^[A-Za-z0-9_-]{43}$/.test(value.join('=')) ? value.join('=') : undefined;
   }
   return undefined;
 }

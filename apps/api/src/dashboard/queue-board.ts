@@ -12,7 +12,9 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
 /**
  * Bull Board at /admin/queues, showing every queue of the three apps, behind the dashboard login. It
  * lives in an encapsulated Fastify plugin whose onRequest hook checks the session, which covers the
- * board's pages and its API alike (its Nest middleware does not hold on Fastify).
+ * board's pages and its API alike (its Nest middleware does not hold on Fastify). The queues serve
+ * every product, so the board is read-only: no team may pause, clean or retry another team's jobs
+ * (jobs retry and recover on their own; payloads are ids only).
  */
 export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
   const queues = Object.values(QueueName).map(
@@ -21,7 +23,7 @@ export async function registerQueueBoard(fastify: FastifyInstance, config: AppCo
   for (const queue of queues) queue.on('error', () => undefined);
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: false })), serverAdapter: board });
+  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })), serverAdapter: board });
 
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {

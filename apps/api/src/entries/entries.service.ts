@@ -9,6 +9,8 @@ import { CursorCodec } from './cursor';
 export interface ListQuery {
   state?: EntryState;
   email?: string;
+  /** Part of an address, lowercase (the dashboard's search box); never from the API. */
+  emailContains?: string;
   limit: number;
   cursor?: string;
 }
@@ -32,7 +34,8 @@ export class EntriesService {
 
   /** Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters. */
   async list(scope: KeyScope, query: ListQuery): Promise<EntryPage> {
-    const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? ''].join('|');
+    const contains = query.emailContains === undefined ? [] : [`contains:${query.emailContains}`];
+    const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains].join('|');
     const after = query.cursor === undefined ? null : this.cursors.decode(query.cursor, context);
     if (query.cursor !== undefined && !after) {
       throw new ApiError('invalid_cursor', 'The cursor was not issued for this listing; start again without it.', {
@@ -48,6 +51,9 @@ export class EntriesService {
       .limit(query.limit + 1);
     if (query.state) builder.andWhere('e.state = :state', { state: query.state });
     if (query.email) builder.andWhere('e.email = :email', { email: query.email });
+    if (query.emailContains) {
+      builder.andWhere("e.email LIKE :pattern ESCAPE '\\'", { pattern: `%${query.emailContains.replace(/[\\%_]/g, '\\$&')}%` });
+    }
     if (after) builder.andWhere('(e.created_at, e.id) < (:createdAt, :id)', after);
     const rows = await builder.getMany();
     const page = rows.slice(0, query.limit);

@@ -44,6 +44,7 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
       const keyCutoff = new Date(this.clock.now().getTime() - this.config.IDEMPOTENCY_TTL);
       await manager.delete(IdempotencyRecord, { createdAt: LessThan(keyCutoff) });
       await this.trimDeliveryLog(manager);
+      await this.purgeEvents(manager);
       return true;
     });
   }
@@ -57,6 +58,21 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
            SELECT id, row_number() OVER (PARTITION BY endpoint_id ORDER BY created_at DESC, id DESC) AS place FROM deliveries
          ) ranked WHERE place > $2))`,
       [cutoff, DELIVERY_LOG.size],
+    );
+  }
+
+  /**
+   * Events are kept as long as the delivery log (30 days), and longer only while one of their
+   * deliveries is still trying; the overview's day counts do not need them. At most 10,000 a round.
+   */
+  private async purgeEvents(manager: EntityManager): Promise<void> {
+    const cutoff = new Date(this.clock.now().getTime() - DELIVERY_LOG.days * 86_400_000);
+    await manager.query(
+      `DELETE FROM events WHERE id IN (
+         SELECT id FROM events e WHERE created_at < $1
+           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+         LIMIT 10000)`,
+      [cutoff],
     );
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, newId, Product } from '@app/shared';
 import { DataSource } from 'typeorm';
+import { z } from 'zod';
 import { KeyPair, KeysService } from '../auth/keys.service';
 
 export interface NewProduct {
@@ -10,6 +11,35 @@ export interface NewProduct {
   signupUrl?: string | null;
   referralPlaces?: number;
 }
+
+const line = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${label} cannot be empty`)
+    .max(100, `${label} is at most 100 characters`)
+    .refine((value) => !/\p{Cc}/u.test(value), `${label} cannot hold control characters`);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? null : value), schema.nullable());
+const pageUrl = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(2000, `${label} is at most 2,000 characters`)
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), `${label} must be an http(s) URL`);
+
+/** What the team may change about its product; the sender name and URLs are cleared with ''. */
+export const PRODUCT_SETTINGS = z.object({
+  name: line('The name'),
+  senderName: optional(line('The sender name')),
+  inviteUrl: optional(pageUrl('The invite URL')),
+  signupUrl: optional(pageUrl('The sign-up page URL')),
+  referralPlaces: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}$/, 'Referral places must be a whole number from 0 to 9999')
+    .transform(Number),
+});
+export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 
 export interface CreatedProduct {
   id: string;
@@ -39,6 +69,27 @@ export class ProductsService {
       const live = await this.keys.createPair(id, 'live', manager);
       const test = await this.keys.createPair(id, 'test', manager);
       return { id, keys: { live, test } };
+    });
+  }
+
+  /**
+   * Changes the settings; a new number of referral places moves everyone waiting to their new place.
+   * Holding both line counters makes the change and any confirmation happen one after the other:
+   * a confirmation reads the places only once it holds its counter.
+   */
+  async update(id: string, settings: ProductSettings): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, 'live', 0), ($1, 'test', 0)
+         ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq`,
+        [id],
+      );
+      await manager.update(Product, id, settings);
+      await manager.query(
+        `UPDATE entries SET line_key = confirmation_seq - $2 * referrals - moved_up
+         WHERE product_id = $1 AND state = 'confirmed' AND line_key <> confirmation_seq - $2 * referrals - moved_up`,
+        [id, settings.referralPlaces],
+      );
     });
   }
 

@@ -116,7 +116,6 @@ export class SignupsService {
     await this.db.transaction(async (manager) => {
       const entry = await this.entryOfToken(manager, token, 'confirm', true);
       if (entry.state !== 'pending') return;
-      const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
       const now = this.clock.now();
       const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
         `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
@@ -124,6 +123,8 @@ export class SignupsService {
          RETURNING last_seq`,
         [entry.productId, entry.mode],
       );
+      // Read only now, while holding the counter, so that a change of referral places cannot slip in between.
+      const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
       Object.assign(entry, {
         state: 'confirmed',
         confirmedAt: now,

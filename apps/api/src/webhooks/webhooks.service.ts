@@ -18,13 +18,24 @@ import {
   SecretBox,
   WebhookEndpoint,
   webhookUrlProblem,
+  withTimeout,
 } from '@app/shared';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { lookup } from 'node:dns/promises';
 import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
 
-export class WebhookError extends Error {}
+/** What the team did that cannot be done, in words, with the HTTP status the dashboard answers. */
+export class WebhookError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+const RETRY_NOW_TIMEOUT_MS = 3000;
 
 /** The delivery log keeps the last 100 deliveries of an endpoint from the last 30 days. */
 export const DELIVERY_LOG = { size: 100, days: 30 } as const;
@@ -134,9 +145,21 @@ export class WebhooksService {
    */
   async retryNow(deliveryId: string): Promise<void> {
     const delivery = await this.db.getRepository(Delivery).findOneBy({ id: deliveryId, status: 'pending', nextAttemptAt: Not(IsNull()) });
-    const job = delivery && (await this.deliveries.getJob(delivery.id));
-    if (!job || !(await job.isDelayed())) throw new WebhookError('This delivery is not waiting for a retry.');
-    await job.promote();
+    if (!delivery) throw new WebhookError('This delivery is not waiting for a retry.', 409);
+    // The queue's connection waits for Redis however long it is away; an operator's click must not.
+    const promoted = await withTimeout(
+      (async () => {
+        const job = await this.deliveries.getJob(delivery.id);
+        if (!job || !(await job.isDelayed())) return false;
+        await job.promote();
+        return true;
+      })(),
+      RETRY_NOW_TIMEOUT_MS,
+      'retry now',
+    ).catch(() => {
+      throw new WebhookError('The queue cannot be reached right now. Try again in a moment.', 503);
+    });
+    if (!promoted) throw new WebhookError('This delivery is not waiting for a retry.', 409);
   }
 
   private async find(endpointId: string): Promise<WebhookEndpoint> {

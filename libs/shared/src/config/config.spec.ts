@@ -37,10 +37,11 @@ describe(loadConfig.name, () => {
     expect(load).toThrow(/ENCRYPTION_KEY: expected 32 random bytes in base64 \(openssl rand -base64 32\)/);
   });
 
-  it('refuses to run in production without ENCRYPTION_KEY, and accepts a proper one', () => {
+  it('refuses to run in production without ENCRYPTION_KEY or SMTP_URL, and accepts proper ones', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/ENCRYPTION_KEY: must be set when NODE_ENV=production/);
     const key = Buffer.alloc(32, 7).toString('base64');
-    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key }).ENCRYPTION_KEY).toEqual(Buffer.alloc(32, 7));
+    expect(() => loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key })).toThrow(/SMTP_URL: must be set when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key, SMTP_URL: 'smtp://mail:25' }).ENCRYPTION_KEY).toEqual(Buffer.alloc(32, 7));
   });
 
   it('treats empty variables as unset', () => {

@@ -83,6 +83,14 @@ const schema = z
         message: 'must be set when NODE_ENV=production (openssl rand -base64 32)',
       });
     }
+    // Without SMTP_URL mails go to the development inbox, which shows every mail to anyone who asks.
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'must be set when NODE_ENV=production, like smtp://user:pass@host:587 (without it mails would go to the public development inbox)',
+      });
+    }
   });
 
 type Env = z.output<typeof schema>;

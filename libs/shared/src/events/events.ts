@@ -55,5 +55,11 @@ export async function recordEvent(
     body: JSON.stringify(envelope),
   });
   await enqueue(manager, QueueName.Webhooks, 'fan-out', { eventId: envelope.id }, now);
+  // Last, as every event of a product and day shares this row: its lock is held only until the commit.
+  await manager.query(
+    `INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, 1)
+     ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + 1`,
+    [scope.productId, scope.mode, now, type],
+  );
   return envelope;
 }

@@ -1,0 +1,47 @@
+import { ENTRY_STATES, EntryState, Mode } from '@app/shared';
+import type { DataSource } from 'typeorm';
+
+/** Days shown on the overview, today (UTC) included. */
+export const OVERVIEW_DAYS = 30;
+
+const SERIES = { 'entry.created': 'signups', 'entry.confirmed': 'confirmations', 'entry.invited': 'invitations', 'entry.redeemed': 'redemptions' } as const;
+export type Series = (typeof SERIES)[keyof typeof SERIES];
+
+export interface Overview {
+  states: Record<EntryState, number>;
+  /** Each day (YYYY-MM-DD, UTC), oldest first, with its count per series. */
+  days: { day: string; counts: Record<Series, number> }[];
+}
+
+/**
+ * Counts of a product's entries by state, and per day what happened to them. The days count the
+ * events (daily_event_counts), so an entry deleted since still counts on the day it signed up; a
+ * second invitation (reinvite) has no event and is not counted again.
+ */
+export async function loadOverview(db: DataSource, productId: string, mode: Mode, now: Date): Promise<Overview> {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
+  const [states, events] = await Promise.all([
+    db.query<{ state: EntryState; count: number }[]>(
+      'SELECT state, count(*)::int AS count FROM entries WHERE product_id = $1 AND mode = $2 GROUP BY state',
+      [productId, mode],
+    ),
+    db.query<{ day: string; type: keyof typeof SERIES; count: number }[]>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, count FROM daily_event_counts
+       WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type = ANY($4)`,
+      [productId, mode, first.toISOString().slice(0, 10), Object.keys(SERIES)],
+    ),
+  ]);
+  const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => ({
+    day: new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
+    counts: { signups: 0, confirmations: 0, invitations: 0, redemptions: 0 },
+  }));
+  const byDay = new Map(days.map((day) => [day.day, day.counts]));
+  for (const row of events) {
+    const counts = byDay.get(row.day);
+    if (counts) counts[SERIES[row.type]] = row.count;
+  }
+  return {
+    states: Object.fromEntries(ENTRY_STATES.map((state) => [state, states.find((row) => row.state === state)?.count ?? 0])) as Record<EntryState, number>,
+    days,
+  };
+}

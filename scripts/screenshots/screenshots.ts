@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { Browser, Page } from 'playwright-core';
+import { DashboardAuthService } from '../../apps/api/src/dashboard/dashboard-auth.service';
+import { launchBrowser, serve } from '../../test/support/browser';
+import { PASSWORD } from '../../test/support/dashboard';
+import { joinLine } from '../../test/support/flows';
+import { Receiver } from '../../test/support/receiver';
+import { seedHistory } from '../../test/support/seed';
+import { Stack } from '../../test/support/stack';
+import { waitFor } from '../../test/support/wait';
+
+const OUT = join(__dirname, '../../docs/screenshots');
+
+describe('docs screenshots', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    receiver = await new Receiver().start();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.stop();
+    await stack?.stop();
+  });
+
+  const shoot = (name: string) => page.screenshot({ path: join(OUT, `${name}.png`) });
+  const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+
+  it('takes the main screens of the dashboard', async () => {
+    const acme = await stack.createProduct({ name: 'Acme Notes' });
+    await seedHistory(stack.db, { productId: acme.id, mode: 'live' }, 2400, 'guest');
+    await stack.api.get(DashboardAuthService).createUser('ada@acme.example', PASSWORD, acme.id);
+    const friend = await joinLine(stack, acme.keys.live.publishable, 'grace@acme.example');
+    await joinLine(stack, acme.keys.live.publishable, 'alan@acme.example', friend.referralCode!);
+
+    page = await browser.newPage({ baseURL: await serve(stack), viewport: { width: 1280, height: 1000 } });
+    await page.goto('/dashboard/login');
+    await page.getByLabel('Email').fill('ada@acme.example');
+    await shoot('login');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Acme Notes' }).click();
+    await shoot('overview');
+
+    await nav('Entries');
+    await shoot('entries');
+    await page.getByPlaceholder('Find by email').fill('grace@acme.example');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: 'grace@acme.example' }).click();
+    await shoot('entry');
+
+    await nav('Line');
+    await shoot('line');
+
+    await nav('Webhooks');
+    await page.getByPlaceholder('https://example.com/webhooks').fill(`${receiver.url}/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await shoot('webhooks');
+    // The first delivery fails and waits for its next attempt; the second one goes through.
+    receiver.answer = (index) => (index === 0 ? 503 : 200);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await waitFor(() => receiver.received.length === 1, 'the first delivery');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('link', { name: 'Delivery log' }).click();
+    await waitFor(async () => {
+      await page.reload();
+      return (await page.getByRole('button', { name: 'Retry now' }).count()) === 1 && (await page.content()).includes('succeeded');
+    }, 'a waiting and a delivered test event in the log', { intervalMs: 200 });
+    await shoot('delivery-log');
+
+    await nav('API keys');
+    await page.getByRole('button', { name: 'Create a key pair' }).click();
+    await shoot('keys');
+
+    await nav('Settings');
+    await shoot('settings');
+  });
+});
