@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import { AppConfig, Clock, ConfigModule, DatabaseModule, QueueName, QueuesModule, RedisClient } from '@app/shared';
+import { AppConfig, Clock, ConfigModule, DatabaseModule, RedisClient } from '@app/shared';
 import { KeysService } from './auth/keys.service';
 import { ErrorFilter } from './common/error.filter';
 import { RateLimits } from './common/rate-limits';
@@ -26,7 +26,7 @@ export class ApiModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: ApiModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Deliveries), ScheduleModule.forRoot()],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, ScheduleModule.forRoot()],
       controllers: [
         HealthController,
         EntriesController,

@@ -12,8 +12,6 @@ import {
   Mode,
   newToken,
   Product,
-  QueueName,
-  QueuesModule,
   RedisClient,
 } from '@app/shared';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -75,7 +73,7 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Deliveries)],
+      imports: [ConfigModule.forRoot(config), DatabaseModule],
       providers: [Clock, RedisClient, KeysService, ProductsService, WebhooksService, DashboardAuthService],
     },
     { logger: false },

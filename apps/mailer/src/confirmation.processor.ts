@@ -1,14 +1,14 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Inject, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName } from '@app/shared';
+import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor } from '@app/shared';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
 
 @Processor(QueueName.Mail, { concurrency: 10 })
-export class ConfirmationProcessor extends WorkerHost implements OnModuleInit {
+export class ConfirmationProcessor extends QueueProcessor implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -1,4 +1,4 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
@@ -14,6 +14,7 @@ import {
   newToken,
   Product,
   QueueName,
+  QueueProcessor,
   recordEvent,
   toEntry,
 } from '@app/shared';
@@ -26,7 +27,7 @@ type InvitationJob = JobData<QueueName.Invitations, 'invitation'>;
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
-export class InvitationProcessor extends WorkerHost implements OnModuleInit {
+export class InvitationProcessor extends QueueProcessor implements OnModuleInit {
   private readonly logger = new Logger(InvitationProcessor.name);
 
   constructor(

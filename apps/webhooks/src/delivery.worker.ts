@@ -4,6 +4,7 @@ import {
   APP_CONFIG,
   AppConfig,
   Clock,
+  closeWithin,
   Delivery,
   DeliveryAttempt,
   deliveryBackoff,
@@ -15,7 +16,6 @@ import {
   signatureHeader,
   WebhookEndpoint,
   webhookUrlProblem,
-  withTimeout,
 } from '@app/shared';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -66,9 +66,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // A delivery lasts at most 5 s, but BullMQ's close can wait forever once Redis restarted under a
-    // worker with delayed jobs (taskforcesh/bullmq#4656): bounded, so the process still stops.
-    if (this.worker) await withTimeout(this.worker.close(), CLOSE_TIMEOUT_MS, 'Closing the delivery worker').catch((error: Error) => this.logger.warn(error.message));
+    // Deliveries in flight last at most 5 s; the bound is for a close that never ends.
+    if (this.worker) await closeWithin(this.worker, CLOSE_TIMEOUT_MS, 'the delivery worker').catch((error: Error) => this.logger.warn(error.message));
     await this.agent.close();
   }
 

@@ -1,7 +1,7 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { InjectQueue, Processor } from '@nestjs/bullmq';
 import { OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, WebhookEndpoint } from '@app/shared';
+import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, QueueProcessor, WebhookEndpoint } from '@app/shared';
 import { Job, Queue } from 'bullmq';
 import { DataSource, IsNull } from 'typeorm';
 import { DeliveryWorker } from './delivery.worker';
@@ -12,7 +12,7 @@ import { DeliveryWorker } from './delivery.worker';
  * one event makes no second delivery: (endpoint, event) is unique and the delivery id is the job id.
  */
 @Processor(QueueName.Webhooks, { concurrency: 10 })
-export class FanOutProcessor extends WorkerHost implements OnModuleInit {
+export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,

@@ -20,5 +20,6 @@ export * from './domain/html';
 export * from './nest/health-server';
 export * from './nest/worker';
 export * from './nest/redis-client';
+export * from './nest/queue-processor';
 export * from './domain/invitations';
 export * from './domain/webhooks';

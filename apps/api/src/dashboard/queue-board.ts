@@ -1,8 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AppConfig, commandOptions, QueueName } from '@app/shared';
-import { Queue } from 'bullmq';
+import { AppConfig, CommandQueue, QueueName } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { DashboardAuthService } from './dashboard-auth.service';
 import { readCookie, SESSION_COOKIE } from './dashboard.guard';
@@ -17,10 +16,7 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
  * (jobs retry and recover on their own; payloads are ids only).
  */
 export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
-  const queues = Object.values(QueueName).map(
-    (name) => new Queue(name, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX }),
-  );
-  for (const queue of queues) queue.on('error', () => undefined);
+  const queues = Object.values(QueueName).map((name) => CommandQueue.open(name, config));
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })), serverAdapter: board });

@@ -2,7 +2,8 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import {
   APP_CONFIG,
   AppConfig,
-  commandOptions,
+  closeWithin,
+  CommandQueue,
   INVITATION_TIMING,
   INVITATION_WAIT_MS,
   JobData,
@@ -10,7 +11,7 @@ import {
   redisOptions,
   withTimeout,
 } from '@app/shared';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import { Job, QueueEvents } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 200;
@@ -22,18 +23,17 @@ const POLL_MS = 200;
  */
 @Injectable()
 export class InvitationMailer implements OnApplicationShutdown {
-  private readonly queue: Queue;
+  private readonly queue: CommandQueue;
   /** One listener per process for every request; completion events can be missed, so we also poll. */
   private readonly events: QueueEvents;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.queue = new Queue(QueueName.Invitations, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX });
+    this.queue = CommandQueue.open(QueueName.Invitations, config);
     this.events = new QueueEvents(QueueName.Invitations, {
       connection: { ...redisOptions(config.REDIS_URL), maxRetriesPerRequest: null },
       prefix: config.QUEUE_PREFIX,
     });
     // Failures surface on the calls that fail; an idle reconnect needs no log line.
-    this.queue.on('error', () => undefined);
     this.events.on('error', () => undefined);
     // Every request in flight waits on the shared listener: many listeners are the design, not a leak.
     this.events.setMaxListeners(0);
@@ -67,7 +67,8 @@ export class InvitationMailer implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.queue.close(), this.events.close()]);
+    // The listener has nothing to finish, so its bound is short.
+    await Promise.allSettled([this.queue.close(), closeWithin(this.events, 2000, 'the invitation listener')]);
   }
 
   private async pollUntilFinished(job: Job, remaining: () => number, stop: AbortSignal): Promise<void> {

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   APP_CONFIG,
   AppConfig,
   Clock,
+  CommandQueue,
   Delivery,
   DeliveryAttempt,
   ENTRY_EVENT_TYPES,
@@ -20,8 +21,6 @@ import {
   webhookUrlProblem,
   withTimeout,
 } from '@app/shared';
-import { InjectQueue } from '@nestjs/bullmq';
-import { Queue } from 'bullmq';
 import { lookup } from 'node:dns/promises';
 import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
 
@@ -62,16 +61,22 @@ export interface NewEndpoint {
 
 /** Webhook endpoints of a product and mode; the dashboard and the CLI both work through this service. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnApplicationShutdown {
   private readonly secrets: SecretBox;
+  /** Only for "retry now": fails fast while Redis is away, since an operator's click must not wait for it. */
+  private readonly deliveries: CommandQueue;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
     private readonly clock: Clock,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
+    this.deliveries = CommandQueue.open(QueueName.Deliveries, config);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.deliveries.close();
   }
 
   /** The endpoints of a product and mode, oldest first. */
@@ -146,7 +151,6 @@ export class WebhooksService {
   async retryNow(deliveryId: string): Promise<void> {
     const delivery = await this.db.getRepository(Delivery).findOneBy({ id: deliveryId, status: 'pending', nextAttemptAt: Not(IsNull()) });
     if (!delivery) throw new WebhookError('This delivery is not waiting for a retry.', 409);
-    // The queue's connection waits for Redis however long it is away; an operator's click must not.
     const promoted = await withTimeout(
       (async () => {
         const job = await this.deliveries.getJob(delivery.id);

@@ -1,12 +1,12 @@
 import { INestApplicationContext, Provider } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { QueueName } from '../queues/contract';
-import { commandOptions } from '../queues/redis';
+import { CommandQueue } from '../queues/redis';
 import { startHealthServer } from './health-server';
 import { RedisClient } from './redis-client';
 
@@ -19,7 +19,7 @@ export function outboxRelayProvider(queue: QueueName, jobOptions: (name: string)
     provide: OutboxRelay,
     inject: [getDataSourceToken(), APP_CONFIG],
     useFactory: (db: DataSource, config: AppConfig) =>
-      new OutboxRelay(db, new Queue(queue, { connection: commandOptions(config.REDIS_URL), prefix: config.QUEUE_PREFIX }), jobOptions),
+      new OutboxRelay(db, CommandQueue.open(queue, config), jobOptions),
   };
 }
 
