@@ -99,3 +99,20 @@ describe('when Redis is down and the team presses "retry now"', () => {
     expect(await stack.db.getRepository(Delivery).findOneByOrFail({ id: 'dlv_waiting' })).toMatchObject({ status: 'pending' });
   });
 });
+
+describe('when the apps stop just after Redis came back', () => {
+  it('each of them stops and leaves no connection behind', async () => {
+    const redis = await ThrowawayRedis.start();
+    const stack = await Stack.start({ apps: ['api', 'mailer', 'webhooks'], env: { REDIS_URL: redis.url } });
+    try {
+      await redis.down();
+      await waitFor(async () => (await stack.request({ method: 'GET', url: '/readyz' })).status === 503, 'readyz to see Redis gone');
+      // Every BullMQ connection now waits to reconnect; closing one in that state used to wait for ever.
+      await redis.up();
+      await stack.stop();
+      expect(await redis.clients()).toBe(0);
+    } finally {
+      await redis.down();
+    }
+  });
+});

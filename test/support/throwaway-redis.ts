@@ -62,4 +62,15 @@ export class ThrowawayRedis {
     await exited;
     this.process = undefined;
   }
+
+  /** How many clients are connected, not counting the one that asks. */
+  async clients(): Promise<number> {
+    const probe = new Redis({ port: this.port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+    try {
+      const list = (await probe.call('CLIENT', 'LIST')) as string;
+      return list.trim().split('\n').length - 1;
+    } finally {
+      probe.disconnect();
+    }
+  }
 }

@@ -1,8 +1,9 @@
-import { BullModule } from '@nestjs/bullmq';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { QueueName } from '../queues/contract';
-import { redisOptions } from '../queues/redis';
+import { endReconnecting, redisOptions } from '../queues/redis';
+import type { Queue } from 'bullmq';
 
 /** BullMQ on REDIS_URL under QUEUE_PREFIX, for the workers of the queues given here. */
 @Module({})
@@ -20,6 +21,14 @@ export class QueuesModule {
           }),
         }),
         ...queues.map((name) => BullModule.registerQueue({ name })),
+      ],
+      providers: [
+        {
+          // Before @nestjs/bullmq closes the queues, which would otherwise wait for ever after a Redis outage.
+          provide: 'QUEUE_CONNECTIONS_ENDER',
+          inject: queues.map((name) => getQueueToken(name)),
+          useFactory: (...registered: Queue[]) => ({ beforeApplicationShutdown: () => registered.forEach(endReconnecting) }),
+        },
       ],
       exports: [BullModule],
     };

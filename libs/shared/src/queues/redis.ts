@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, QueueBase } from 'bullmq';
 import Redis from 'ioredis';
 
 /** ioredis options from a redis:// or rediss:// URL. */
@@ -42,12 +42,32 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   }
 }
 
+/** The part of an ioredis client that endReconnecting needs; BullMQ keeps its clients to itself. */
+interface OwnedClient {
+  status: string;
+  disconnect(): void;
+  setStatus(status: 'end'): void;
+}
+
 /**
- * Closes a BullMQ worker or event listener within a bound. Once Redis went away under one, close()
- * can wait forever for an "end" its connection never emits (taskforcesh/bullmq#4656), which would
- * keep the process from stopping; the connection's reconnecting has been cancelled by then.
+ * Ends the connections of a BullMQ queue, worker or event listener that are waiting to reconnect,
+ * so that closing it can finish. ioredis emits no "end" for a connection closed in that state, which
+ * BullMQ's close() waits for, and it goes on reconnecting for ever (taskforcesh/bullmq#4656): that is
+ * the state just after Redis came back, or while it is away. This ends it as ioredis would.
  */
-export async function closeWithin(target: { close(): Promise<void> }, ms: number, what: string): Promise<void> {
+export function endReconnecting(target: QueueBase): void {
+  const backend = target.getBackend() as unknown as Record<'connection' | 'blockingConnection', { _client?: OwnedClient } | undefined>;
+  for (const connection of [backend.connection, backend.blockingConnection]) {
+    const client = connection?._client;
+    if (client?.status !== 'reconnecting') continue;
+    client.disconnect();
+    client.setStatus('end');
+  }
+}
+
+/** Closes a BullMQ worker or event listener, ending what waits to reconnect; bounded, for what else may hang. */
+export async function closeWithin(target: QueueBase, ms: number, what: string): Promise<void> {
+  endReconnecting(target);
   await withTimeout(target.close(), ms, `Closing ${what}`);
 }
 
