@@ -168,6 +168,18 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(setCookie).toContain('wl_session=');
   });
 
+  it('a login form with an empty or missing token is refused, whatever login cookie comes with it', async () => {
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const valid = String((await page('/dashboard/login', '')).headers['set-cookie']).split(';')[0];
+    for (const cookie of ['', 'wl_login=', valid]) {
+      for (const payload of [form({ email: 'ada@example.com', password: PASSWORD, _csrf: '' }), form({ email: 'ada@example.com', password: PASSWORD })]) {
+        const response = await stack.request({ method: 'POST', url: '/dashboard/login', headers: { ...headers, cookie }, payload });
+        expect([cookie, payload, response.status]).toEqual([cookie, payload, 403]);
+        expect(String(response.headers['set-cookie'])).not.toContain('wl_session=');
+      }
+    }
+  });
+
   it('a form posted without the CSRF token is refused; with it, sign-out ends the session', async () => {
     const { cookie } = await logIn('ada@example.com');
     const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };

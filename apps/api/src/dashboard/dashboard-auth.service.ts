@@ -109,8 +109,12 @@ export class DashboardAuthService {
     await this.db.getRepository(DashboardSession).delete({ hash: hashToken(token) });
   }
 
+  /**
+   * True when a form carries its token. An empty token never matches, not even an empty one: a missing
+   * cookie reads as '' and a forged form can post an empty field.
+   */
   static csrfMatches(expected: string, given: unknown): boolean {
-    if (typeof given !== 'string') return false;
+    if (typeof given !== 'string' || !expected || !given) return false;
     const a = Buffer.from(expected);
     const b = Buffer.from(given);
     return a.length === b.length && timingSafeEqual(a, b);
