@@ -210,7 +210,22 @@ describe('webhook URLs when private addresses are not allowed', () => {
   });
   afterAll(() => stack.stop());
 
-  it.each(['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://localhost/hook', 'http://example.com/hook'])(
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://10.1.2.3/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/hook',
+    'https://localhost/hook',
+    'http://example.com/hook',
+    // IPv6 spellings of private IPv4 addresses: IPv4-compatible, IPv4-mapped, NAT64, 6to4.
+    'https://[::127.0.0.1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[::a9fe:a9fe]/latest/meta-data',
+    'https://[::a00:1]/hook',
+    'https://[::ffff:a9fe:a9fe]/latest/meta-data',
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'https://[2002:a9fe:a9fe::1]/latest/meta-data',
+  ])(
     '%s is refused at creation',
     async (url) => {
       const product = await stack.createProduct();
@@ -269,7 +284,33 @@ describe('webhook URLs when private addresses are not allowed', () => {
       const attempts = await stack.db.getRepository(DeliveryAttempt).find({ where: { deliveryId: (await deliveries.findOneByOrFail({ endpointId: id })).id } });
       expect(attempts).toHaveLength(2);
       expect(attempts.every((attempt) => attempt.error?.startsWith('refused'))).toBe(true);
-      expect(receiver.received).toEqual([]);
+      expect([receiver.connections, receiver.received]).toEqual([0, []]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it.each(['[::7f00:1]', '[::ffff:7f00:1]'])('an IPv6 spelling of 127.0.0.1 that got in anyway, %s, is refused at delivery, without a connection', async (host) => {
+    const receiver = await new Receiver().start();
+    try {
+      const product = await stack.createProduct();
+      const { SecretBox, newId } = await import('@app/shared');
+      const id = newId('we');
+      await stack.db.getRepository(WebhookEndpoint).insert({
+        id,
+        productId: product.id,
+        mode: 'test',
+        url: receiver.url.replace('http://127.0.0.1', `https://${host}`),
+        events: ['entry.created'],
+        secret: new SecretBox(stack.config.ENCRYPTION_KEY).seal('whsec_x'),
+        createdAt: new Date(),
+      });
+      await signUp(stack, product.keys.test.publishable, `embedded-${host.replace(/\W/g, '')}@example.com`);
+      const deliveries = stack.db.getRepository(Delivery);
+      await waitFor(async () => (await deliveries.findOneBy({ endpointId: id }))?.status === 'failed', 'the delivery to be given up');
+      const attempts = await stack.db.getRepository(DeliveryAttempt).find({ where: { deliveryId: (await deliveries.findOneByOrFail({ endpointId: id })).id } });
+      expect(attempts.map((attempt) => attempt.error)).toEqual(Array(2).fill('refused: the URL must point at a public address'));
+      expect([receiver.connections, receiver.received]).toEqual([0, []]);
     } finally {
       await receiver.stop();
     }

@@ -15,6 +15,8 @@ export type Answer = number | 'hang';
 /** A real local HTTP server that takes webhook deliveries and answers as the test says. */
 export class Receiver {
   readonly received: Received[] = [];
+  /** TCP connections accepted, whether or not a request came of them (a TLS hello to this http server does not). */
+  connections = 0;
   answer: (index: number) => Answer = () => 200;
   private readonly server: Server;
   private readonly hanging = new Set<ServerResponse>();
@@ -34,6 +36,7 @@ export class Receiver {
         response.writeHead(answer, answer >= 300 && answer < 400 ? { location: `${this.url}/elsewhere` } : {}).end('ok');
       });
     });
+    this.server.on('connection', () => this.connections++);
   }
 
   async start(): Promise<this> {

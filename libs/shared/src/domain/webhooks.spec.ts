@@ -28,6 +28,32 @@ describe(isPublicAddress.name, () => {
     (address) => expect(isPublicAddress(address)).toBe(false),
   );
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('%s is public', (address) => expect(isPublicAddress(address)).toBe(true));
+
+  // IPv6 forms that carry an IPv4 address, which is where the connection may end up.
+  it.each([
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1', false],
+    ['::127.0.0.1', 'IPv4-compatible 127.0.0.1, dotted', false],
+    ['::a9fe:a9fe', 'IPv4-compatible 169.254.169.254', false],
+    ['::a00:1', 'IPv4-compatible 10.0.0.1', false],
+    ['::c0a8:101', 'IPv4-compatible 192.168.1.1', false],
+    ['::808:808', 'IPv4-compatible 8.8.8.8 (deprecated form, refused whatever it carries)', false],
+    ['::ffff:7f00:1', 'IPv4-mapped 127.0.0.1, hex', false],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped 169.254.169.254', false],
+    ['::ffff:10.0.0.1', 'IPv4-mapped 10.0.0.1', false],
+    ['::ffff:0:7f00:1', 'IPv4-translated 127.0.0.1', false],
+    ['::ffff:0:808:808', 'IPv4-translated 8.8.8.8', false],
+    ['64:ff9b::7f00:1', 'NAT64 127.0.0.1', false],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 169.254.169.254', false],
+    ['64:ff9b::808:808', 'NAT64 8.8.8.8', false],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 10.0.0.1', false],
+    ['2002:7f00:1::1', '6to4 via 127.0.0.1', false],
+    ['2002:a9fe:a9fe::1', '6to4 via 169.254.169.254', false],
+    ['2002:808:808::1', '6to4 via 8.8.8.8', false],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo, client 127.0.0.1', false],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fefe', 'Teredo, client 10.0.1.1', false],
+    ['::ffff:808:808', 'IPv4-mapped 8.8.8.8', true],
+    ['::ffff:93.184.216.34', 'IPv4-mapped 93.184.216.34', true],
+  ])('%s (%s): public %p', (address, _form, expected) => expect(isPublicAddress(address)).toBe(expected));
 });
 
 describe(deliveryBackoff.name, () => {
@@ -44,6 +70,13 @@ describe(webhookUrlProblem.name, () => {
     ['https://[::1]/hook', 'must point at a public address'],
     ['https://169.254.169.254/latest', 'must point at a public address'],
     ['https://10.0.0.5/hook', 'must point at a public address'],
+    ['https://[::127.0.0.1]/', 'must point at a public address'],
+    ['https://[::7f00:1]/hook', 'must point at a public address'],
+    ['https://[::a9fe:a9fe]/latest', 'must point at a public address'],
+    ['https://[::a00:1]/hook', 'must point at a public address'],
+    ['https://[::ffff:a9fe:a9fe]/latest', 'must point at a public address'],
+    ['https://[64:ff9b::a9fe:a9fe]/latest', 'must point at a public address'],
+    ['https://[2002:a9fe:a9fe::1]/latest', 'must point at a public address'],
     ['https://localhost/hook', 'must point at a public address'],
     ['https://user:pass@example.com/hook', 'must not carry credentials'],
     ['not a url', 'is not a URL'],

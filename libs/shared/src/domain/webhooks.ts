@@ -32,12 +32,21 @@ export class SecretBox {
   }
 }
 
-/** True for an address on the public internet: not loopback, private, link-local, CGNAT, multicast, … */
+/** ::a.b.c.d, deprecated (RFC 4291) and unknown to ipaddr.js, which calls it unicast. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * True for an address on the public internet: not loopback, private, link-local, CGNAT, multicast, …
+ * An IPv6 address that carries an IPv4 address could lead to a private one: an IPv4-mapped address is
+ * judged by its IPv4 address; IPv4-compatible, IPv4-translated, NAT64, 6to4 and Teredo addresses are
+ * refused whatever they carry (ipaddr.js names all of these ranges but the IPv4-compatible one).
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed instanceof ipaddr.IPv4) return parsed.range() === 'unicast';
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() === 'unicast';
+  return parsed.range() === 'unicast' && !parsed.match(IPV4_COMPATIBLE);
 }
 
 /**
