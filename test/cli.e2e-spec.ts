@@ -94,6 +94,36 @@ describe('operator CLI', () => {
     expect(dump).not.toContain(product.keys.test.secret);
   });
 
+  it('users create --operator makes a Bull Board operator, with a team or none; --help shows the flag', async () => {
+    const board = async (email: string) => {
+      const { cookie } = await logIn(stack, email, 'an operator password');
+      return (await stack.request({ method: 'GET', url: '/admin/queues/api/queues', headers: { cookie } })).status;
+    };
+    const operator = await cli(['users', 'create', '--email', 'ops@example.com', '--password', 'an operator password', '--operator', '--json']);
+    expect(operator).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(operator.stdout)).toEqual({ id: expect.stringMatching(/^usr_/), created: true, operator: true });
+    expect(await board('ops@example.com')).toBe(200);
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM team_members t JOIN dashboard_users u ON u.id = t.user_id WHERE u.email = 'ops@example.com'`)).toEqual([{ n: 0 }]);
+
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Ops', '--json'])).stdout);
+    const member = await cli(['users', 'create', '--email', 'member@example.com', '--password', 'an operator password', '--product', product.id, '--json']);
+    expect(JSON.parse(member.stdout)).toMatchObject({ created: true, operator: false });
+    expect(await board('member@example.com')).toBe(404);
+    // The flag on an existing user makes them an operator and keeps their team.
+    const promoted = await cli(['users', 'create', '--email', 'member@example.com', '--password', 'whatever password', '--product', product.id, '--operator', '--json']);
+    expect(JSON.parse(promoted.stdout)).toMatchObject({ created: false, operator: true });
+    expect(await board('member@example.com')).toBe(200);
+
+    const teamless = await cli(['users', 'create', '--email', 'nobody@example.com', '--password', 'an operator password']);
+    expect([teamless.code, teamless.stdout]).toEqual([1, '']);
+    expect(teamless.stderr).toMatch(/--product is required/);
+    expect(teamless.stderr).toContain('--operator');
+
+    const help = await cli(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/users create --email E --password P .*--operator/);
+  });
+
   it.each([
     [['products', 'create', '--json'], /--name is required/],
     [['products', 'create', '--name', 'X', '--invite-url', 'ftp://x'], /--invite-url must be an http\(s\) URL/],

@@ -3,7 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { DashboardController } from '../apps/api/src/dashboard/dashboard.controller';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
-import { EntryRecord, EventRecord } from '@app/shared';
+import { CommandQueue, EntryRecord, EventRecord, QueueName, redisOptions } from '@app/shared';
+import { Worker } from 'bullmq';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
 import { Receiver } from './support/receiver';
@@ -195,24 +196,64 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect((await page('/dashboard', cookie)).status).toBe(303);
   });
 
-  it('Bull Board at /admin/queues shows every queue, only to a signed-in user', async () => {
+  it('Bull Board at /admin/queues: no session goes to the login, a team member gets 404, an operator sees every queue', async () => {
     for (const url of ['/admin/queues', '/admin/queues/api/queues']) {
       const anonymous = await page(url, '');
       expect([anonymous.status, anonymous.headers.location]).toEqual([303, '/dashboard/login']);
     }
+    // To a user of a team the board is not there: the same answer as any unknown path, reads and writes alike.
     const { cookie } = await logIn('ada@example.com');
-    const board = await page('/admin/queues', cookie);
+    const unknown = await page('/admin/nothing-here', cookie);
+    for (const url of ['/admin/queues', '/admin/queues/api/queues', '/admin/queues/api/queues?activeQueue=mail']) {
+      const refused = await page(url, cookie);
+      expect([url, refused.status, refused.text]).toEqual([url, 404, unknown.text]);
+    }
+    for (const url of ['/admin/queues/api/queues/mail/pause', '/admin/queues/api/queues/mail/retry/failed']) {
+      expect([url, (await stack.request({ method: 'PUT', url, headers: { cookie } })).status]).toEqual([url, 404]);
+    }
+    expect((await page('/dashboard', cookie)).text).not.toContain('/admin/queues');
+
+    await stack.api.get(DashboardAuthService).createUser('ops@example.com', PASSWORD, null, { operator: true });
+    const { cookie: operator } = await logIn('ops@example.com');
+    expect((await page('/dashboard', operator)).text).toContain('<a href="/admin/queues"');
+    const board = await page('/admin/queues', operator);
     expect(board.status).toBe(200);
     expect(board.text).toContain('<div id="root">');
-    const queues = await page('/admin/queues/api/queues', cookie);
+    const queues = await page('/admin/queues/api/queues', operator);
     expect(queues.status).toBe(200);
     expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations', 'mail', 'webhooks']);
-    // Shared by every product, the queues can be looked at, not acted on.
-    for (const url of ['/admin/queues/api/queues/mail/pause', '/admin/queues/api/queues/mail/clean/completed', '/admin/queues/api/queues/mail/retry/failed']) {
-      expect([url, (await stack.request({ method: 'PUT', url, headers: { cookie } })).status]).toEqual([url, 405]);
+  });
+
+  it('an operator retries and cleans failed jobs through the board', async () => {
+    await stack.api.get(DashboardAuthService).createUser('ops@example.com', PASSWORD, null, { operator: true });
+    const { cookie } = await logIn('ops@example.com');
+    const queue = CommandQueue.open(QueueName.Deliveries, stack.config);
+    // No webhooks app runs here: a worker of the test's own fails three jobs.
+    const worker = new Worker(QueueName.Deliveries, async () => { throw new Error('the receiver is down'); }, {
+      connection: { ...redisOptions(stack.config.REDIS_URL), maxRetriesPerRequest: null },
+      prefix: stack.config.QUEUE_PREFIX,
+    });
+    try {
+      for (const id of ['dlv_one', 'dlv_two', 'dlv_three']) await queue.add('deliver', { deliveryId: id }, { jobId: id, attempts: 1 });
+      await waitFor(async () => (await queue.getFailedCount()) === 3, 'three failed jobs');
+      await worker.close();
+      const put = (url: string) => stack.request({ method: 'PUT', url: `/admin/queues/api/queues/deliveries/${url}`, headers: { cookie } });
+      const listed = (await page('/admin/queues/api/queues?activeQueue=deliveries&status=failed', cookie)).json();
+      const deliveries = listed.queues.find((candidate: { name: string }) => candidate.name === 'deliveries');
+      expect(deliveries.readOnlyMode).toBe(false);
+      expect(deliveries.jobs.map((job: { id: string }) => job.id).sort()).toEqual(['dlv_one', 'dlv_three', 'dlv_two']);
+
+      expect((await put('dlv_one/retry')).status).toBe(204);
+      expect(await queue.getJobState('dlv_one')).toBe('waiting');
+      expect((await put('dlv_two/clean')).status).toBe(204);
+      expect(await queue.getJob('dlv_two')).toBeUndefined();
+      expect((await put('retry/failed')).status).toBe(200);
+      expect(await queue.getJobState('dlv_three')).toBe('waiting');
+      expect(await queue.getFailedCount()).toBe(0);
+    } finally {
+      await worker.close();
+      await queue.close();
     }
-    const after = (await page('/admin/queues/api/queues', cookie)).json();
-    expect(after.queues.find((queue: { name: string }) => queue.name === 'mail')).toMatchObject({ isPaused: false, readOnlyMode: true });
   });
 
   it('failed logins are limited: past ten, 429 with Retry-After even for the right password', async () => {

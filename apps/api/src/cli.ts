@@ -32,7 +32,9 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
   keys revoke --key sk_…
   webhooks create --product ID --mode live|test --url U [--events t1,t2]   (no --events: all entry events)
   webhooks test --endpoint ID               send webhook.test to one endpoint
-  users create --email E --password P --product ID   a dashboard user in that product's team
+  users create --email E --password P [--product ID] [--operator]
+                                            a dashboard user in that product's team; --operator: also
+                                            sees Bull Board (every product's jobs), --product optional
   demo --keys-file F                        the demo product of npm start, created once`;
 
 class UsageError extends Error {}
@@ -60,8 +62,11 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
       endpoint: { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
+      operator: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) return { json: { usage: USAGE }, text: USAGE };
   const command = positionals.join(' ');
   if (command === 'migrate') {
     const applied = await migrate(config.DATABASE_URL);
@@ -119,11 +124,14 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
         return { json: sent, text: `webhook.test ${sent.eventId} is on its way.` };
       }
       case 'users create': {
-        const productId = required(values.product, '--product');
-        if (!(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
+        // An operator may belong to no team: Bull Board is not a product's page.
+        if (!values.product && !values.operator) throw new UsageError('--product is required, unless --operator makes a user of no team.');
+        const productId = values.product || null;
+        if (productId !== null && !(await products.find(productId))) throw new UsageError(`No product ${productId}.`);
         const email = required(values.email, '--email');
-        const user = await app.get(DashboardAuthService).createUser(email, required(values.password, '--password'), productId);
-        return { json: user, text: `${user.created ? 'Created' : 'Added'} ${email} to the team of ${productId}.` };
+        const user = await app.get(DashboardAuthService).createUser(email, required(values.password, '--password'), productId, { operator: values.operator });
+        const team = productId ? ` to the team of ${productId}` : '';
+        return { json: user, text: `${user.created ? 'Created' : 'Updated'} ${email}${team}${user.operator ? ', an operator' : ''}.` };
       }
       default:
         return await demo(app.get<DataSource>(getDataSourceToken()), products, app.get(DashboardAuthService), required(values['keys-file'], '--keys-file'));
@@ -164,9 +172,10 @@ async function demo(db: DataSource, products: ProductsService, auth: DashboardAu
   let saved: Demo | undefined = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Demo) : undefined;
   if (!saved || !(await db.getRepository(Product).existsBy({ id: saved.id }))) saved = await products.create({ name: 'Demo', referralPlaces: 1 });
   if (!saved.dashboard) {
-    // One user per demo product, so that a product made anew never meets an older user's password.
+    // One user per demo product, so that a product made anew never meets an older user's password. The
+    // newcomer runs the whole service, so they are its operator too (Bull Board).
     saved.dashboard = { email: `demo-${saved.id.slice(-8)}@example.com`, password: newToken().slice(0, 20) };
-    await auth.createUser(saved.dashboard.email, saved.dashboard.password, saved.id);
+    await auth.createUser(saved.dashboard.email, saved.dashboard.password, saved.id, { operator: true });
   }
   writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
   return { json: saved, text: describeProduct(saved.id, saved.keys) };

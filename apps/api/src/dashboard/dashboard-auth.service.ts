@@ -48,8 +48,16 @@ export class DashboardAuthService {
     this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
   }
 
-  /** A user in a product's team; an existing user joins the team and keeps the password they have. */
-  async createUser(email: string, password: string, productId: string): Promise<{ id: string; created: boolean }> {
+  /**
+   * A dashboard user in a product's team, or in none (an operator may have no team). An existing user
+   * joins the team and keeps the password they have; `operator` makes them an operator, never the reverse.
+   */
+  async createUser(
+    email: string,
+    password: string,
+    productId: string | null,
+    { operator = false } = {},
+  ): Promise<{ id: string; created: boolean; operator: boolean }> {
     const address = normalizeEmail(email);
     if (!address) throw new Error('--email must be a valid email address.');
     if (password.length < 12) throw new Error('--password must have at least 12 characters.');
@@ -57,11 +65,13 @@ export class DashboardAuthService {
       let user = await manager.getRepository(DashboardUser).findOneBy({ email: address });
       const created = !user;
       if (!user) {
-        user = { id: newId('usr'), email: address, passwordHash: await hashPassword(password), createdAt: this.clock.now() };
+        user = { id: newId('usr'), email: address, passwordHash: await hashPassword(password), createdAt: this.clock.now(), operator };
         await manager.insert(DashboardUser, user);
+      } else if (operator && !user.operator) {
+        await manager.update(DashboardUser, { id: user.id }, { operator: true });
       }
-      await manager.createQueryBuilder().insert().into(TeamMember).values({ userId: user.id, productId }).orIgnore().execute();
-      return { id: user.id, created };
+      if (productId !== null) await manager.createQueryBuilder().insert().into(TeamMember).values({ userId: user.id, productId }).orIgnore().execute();
+      return { id: user.id, created, operator: operator || user.operator };
     });
   }
 

@@ -9,21 +9,26 @@ import { readCookie, SESSION_COOKIE } from './dashboard.guard';
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
 /**
- * Bull Board at /admin/queues, showing every queue of the three apps, behind the dashboard login. It
- * lives in an encapsulated Fastify plugin whose onRequest hook checks the session, which covers the
- * board's pages and its API alike (its Nest middleware does not hold on Fastify). The queues serve
- * every product, so the board is read-only: no team may pause, clean or retry another team's jobs
- * (jobs retry and recover on their own; payloads are ids only).
+ * Bull Board at /admin/queues, showing every queue of the three apps, for operators only. It lives in
+ * an encapsulated Fastify plugin whose onRequest hook checks the session, which covers the board's
+ * pages and its API alike (its Nest middleware does not hold on Fastify). The queues hold every
+ * product's jobs, so a team member gets the 404 of an unknown path, as if there were no board; without
+ * a session the board sends to the login, like every dashboard page. Operators may act on jobs (retry,
+ * clean): the board's writes are PUT and POST requests, which the SameSite=Lax session cookie never
+ * accompanies from another site.
  */
 export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
   const queues = Object.values(QueueName).map((name) => CommandQueue.open(name, config));
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })), serverAdapter: board });
+  createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter: board });
 
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      if (!(await auth.identify(readCookie(request, SESSION_COOKIE)))) await reply.redirect('/dashboard/login', 303);
+      const identity = await auth.identify(readCookie(request, SESSION_COOKIE));
+      // Each answer is returned, so that Fastify waits until it is sent and never goes on to the board.
+      if (!identity) return reply.redirect('/dashboard/login', 303);
+      if (!identity.user.operator) return reply.callNotFound();
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
   });

@@ -92,7 +92,7 @@ function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, sectio
     ? html`<nav>${SECTIONS.map(([path, label]) => html`<a class="${path === section ? 'on' : ''}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a>`)}</nav>`
     : '';
   return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}${sections}
-<span class="grow"></span>${identity.devInbox ? html`<a href="/dev/mail" style="font-weight:400">Dev inbox</a>` : ''}<a href="/admin/queues" style="font-weight:400">Queues</a><span class="muted">${identity.user.email}</span>
+<span class="grow"></span>${identity.devInbox ? html`<a href="/dev/mail" style="font-weight:400">Dev inbox</a>` : ''}${identity.user.operator ? html`<a href="/admin/queues" style="font-weight:400">Queues</a>` : ''}<span class="muted">${identity.user.email}</span>
 <form class="inline" method="post" action="/dashboard/logout"><input type="hidden" name="_csrf" value="${identity.csrfToken}"><button class="link">Sign out</button></form></header>`;
 }
 

@@ -176,6 +176,8 @@ export class DashboardUser {
   /** scrypt, in the form scrypt$N$r$p$salt$hash (base64). */
   @Column('text', { name: 'password_hash' }) passwordHash!: string;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** Sees Bull Board (every product's jobs) and may retry and clean jobs there. */
+  @Column('boolean') operator!: boolean;
 }
 
 @Entity('team_members')
