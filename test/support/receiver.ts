@@ -7,6 +7,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** How the receiver answered it. */
+  answer: Answer;
 }
 
 /** How the receiver answers the nth request (0-based): a status, or 'hang' to never answer in time. */
@@ -26,9 +28,8 @@ export class Receiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const index = this.received.length;
-        this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        const answer = this.answer(index);
+        const answer = this.answer(this.received.length);
+        this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), answer });
         if (answer === 'hang') {
           this.hanging.add(response);
           return;

@@ -20,6 +20,8 @@ export class SmtpSink {
   readonly refuse = new Set<string>();
   /** Runs when a mail's data has arrived, before the server accepts it. */
   beforeAccept: ((mail: SinkMail) => Promise<void> | void) | undefined;
+  /** Runs once the server has sent its 250 for a mail. */
+  afterAccept: ((mail: SinkMail) => void) | undefined;
   private readonly server: SMTPServer;
 
   constructor() {
@@ -51,6 +53,7 @@ export class SmtpSink {
             await this.beforeAccept?.(mail);
             this.mails.push(mail);
             callback();
+            this.afterAccept?.(mail);
           })
           .catch(callback);
       },

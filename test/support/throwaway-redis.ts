@@ -54,6 +54,19 @@ export class ThrowawayRedis {
     }, `redis-server on port ${this.port}`);
   }
 
+  /** Stops the server as `SHUTDOWN NOSAVE` does: everything it held is gone when it starts again. */
+  async shutdownNosave(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const client = new Redis({ port: this.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    await client.call('SHUTDOWN', 'NOSAVE').catch(() => undefined);
+    client.disconnect();
+    await exited;
+    this.process = undefined;
+  }
+
   async down(): Promise<void> {
     const child = this.process;
     if (!child || child.exitCode !== null) return;

@@ -1,11 +1,13 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor } from '@app/shared';
+import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
+
+const SEND_BOUND_MS = 30_000;
 
 @Processor(QueueName.Mail, { concurrency: 10 })
 export class ConfirmationProcessor extends QueueProcessor implements OnModuleInit {
@@ -22,18 +24,24 @@ export class ConfirmationProcessor extends QueueProcessor implements OnModuleIni
     if (missing.length) throw new Error(`The mailer does not handle the mail jobs ${missing.join(', ')}`);
   }
 
+  async process(job: Job<JobData<QueueName.Mail, 'confirmation'>>): Promise<void> {
+    await workOnOutboxJob(this.db, job, () => this.sendConfirmation(job.data.entryId));
+  }
+
   /**
    * The confirmation mail of a pending entry. Its links' tokens are made here, so that no code ever
    * travels through Redis; each mail gets its own, and older mails' links keep working.
    */
-  async process(job: Job<JobData<QueueName.Mail, 'confirmation'>>): Promise<void> {
-    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: job.data.entryId });
+  private async sendConfirmation(entryId: string): Promise<void> {
+    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: entryId });
     if (entry?.state !== 'pending') return;
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
     await this.sender.send(entry, product, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl), {
       confirmTokens: [confirm],
+      // Well within the outbox lease, so that no second copy of this job starts while it runs.
+      signal: AbortSignal.timeout(SEND_BOUND_MS),
     });
   }
 }

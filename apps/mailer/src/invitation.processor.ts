@@ -15,8 +15,7 @@ import {
   Product,
   QueueName,
   QueueProcessor,
-  recordEvent,
-  toEntry,
+  recordHandover,
 } from '@app/shared';
 import { Job, UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -46,8 +45,10 @@ export class InvitationProcessor extends QueueProcessor implements OnModuleInit 
 
   /**
    * An invitation the API waits for (invite, reinvite or invite-next). Nothing goes out after the
-   * job's deadline or for an entry the request no longer holds. After the handover the mailer itself
-   * records it, so the outcome stands whatever happened to the API meanwhile.
+   * job's deadline or for an entry the request no longer holds. The code is written (not yet
+   * recorded) before the handover and recorded right after it by the mailer itself, so the outcome
+   * stands whatever happened to the API meanwhile, and a code whose mail left just before the mailer
+   * died still works when it is first used (recordHandover).
    */
   async process(job: Job<InvitationJob>): Promise<void> {
     const { entryId, requestId, deadline, again } = job.data;
@@ -59,42 +60,39 @@ export class InvitationProcessor extends QueueProcessor implements OnModuleInit 
     if (entry.state !== (again ? 'invited' : 'confirmed')) throw new UnrecoverableError(`The entry is ${entry.state}`);
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const code = newToken();
+    const hash = hashToken(code);
     const inviteUrl = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
     inviteUrl.searchParams.set('invite', code);
     const validDays = Math.round(this.config.INVITE_CODE_TTL / 86_400_000);
     if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mail could go out');
+    if (!(await this.writeCode(entry.id, requestId, hash))) throw new UnrecoverableError('The entry was deleted');
     const sent = await this.sender.send(entry, product, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, validDays), {
       signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
     });
     if (!sent) throw new UnrecoverableError('The entry was deleted');
-    await this.record(entry, requestId, code, again);
+    const recorded = await this.db.transaction((manager) => recordHandover(manager, hash, this.clock.now(), { heldBy: requestId }));
+    if (!recorded) {
+      // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
+      this.logger.error(`The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`);
+    }
   }
 
-  /** The handover, recorded: entry invited, the new code the only one that works, entry.invited the first time. */
-  private async record(entry: EntryRecord, requestId: string, code: string, again: boolean): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const now = this.clock.now();
-      const result = await manager.query(
-        `UPDATE entries SET state = 'invited', invited_at = COALESCE(invited_at, $3), invite_held_until = NULL
-         WHERE id = $1 AND invite_request = $2 AND state = $4 RETURNING id`,
-        [entry.id, requestId, now, again ? 'invited' : 'confirmed'],
-      );
-      if (result[1] === 0) {
-        // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
-        this.logger.error(`The invitation of ${entry.id} was handed over but could not be recorded`);
-        return;
-      }
-      await manager.delete(InviteCode, { entryId: entry.id });
-      await manager.insert(InviteCode, {
-        hash: hashToken(code),
-        entryId: entry.id,
+  /** The code, written before its mail can leave; false when the entry is gone. */
+  private async writeCode(entryId: string, requestId: string, hash: Buffer): Promise<boolean> {
+    const now = this.clock.now();
+    try {
+      await this.db.getRepository(InviteCode).insert({
+        hash,
+        entryId,
+        requestId,
+        recorded: false,
         expiresAt: new Date(now.getTime() + this.config.INVITE_CODE_TTL),
         createdAt: now,
       });
-      if (!again) {
-        const invited = await manager.getRepository(EntryRecord).findOneByOrFail({ id: entry.id });
-        await recordEvent(manager, 'entry.invited', invited, toEntry(invited), now);
-      }
-    });
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23503') return false;
+      throw error;
+    }
   }
 }

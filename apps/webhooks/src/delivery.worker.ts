@@ -7,11 +7,12 @@ import {
   closeWithin,
   Delivery,
   DeliveryAttempt,
-  deliveryBackoff,
   EventRecord,
   JobData,
   QueueName,
   redisOptions,
+  RetryLater,
+  RetrySchedule,
   SecretBox,
   signatureHeader,
   WebhookEndpoint,
@@ -30,9 +31,9 @@ type DeliverJob = Job<JobData<QueueName.Deliveries, 'deliver'>>;
 
 /**
  * Delivers one event to one endpoint per job: a signed POST of the stored body, a fresh signature per
- * attempt, only a 2xx within WEBHOOK_TIMEOUT counts, retries on WEBHOOK_RETRY_DELAYS (BullMQ custom
- * backoff), every attempt logged. The worker is built here rather than with @Processor because its
- * backoff comes from the configuration.
+ * attempt, only a 2xx within WEBHOOK_TIMEOUT counts, retries on the RetrySchedule, every attempt
+ * logged (and counted from that log). The worker is built here rather than with @Processor because
+ * its backoff comes from the configuration.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -45,14 +46,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly schedule: RetrySchedule,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
     this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS);
-  }
-
-  /** How many attempts a delivery gets: the first and one per retry delay. */
-  get attempts(): number {
-    return this.config.WEBHOOK_RETRY_DELAYS.length + 1;
   }
 
   onApplicationBootstrap(): void {
@@ -60,7 +57,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       connection: { ...redisOptions(this.config.REDIS_URL), maxRetriesPerRequest: null },
       prefix: this.config.QUEUE_PREFIX,
       concurrency: CONCURRENCY,
-      settings: { backoffStrategy: deliveryBackoff(this.config.WEBHOOK_RETRY_DELAYS) },
+      settings: { backoffStrategy: this.schedule.backoff },
     });
     this.worker.on('error', (error) => this.logger.warn(`Delivery worker: ${error.message}`));
   }
@@ -80,7 +77,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.finish(delivery, 'failed');
       throw new UnrecoverableError('The endpoint or the event body is gone');
     }
-    const attempt = job.attemptsMade + 1;
+    const attempt = await this.nextAttempt(delivery.id);
     const started = this.clock.now();
     const outcome = await this.post(endpoint, delivery, event.body, started);
     await this.db.getRepository(DeliveryAttempt).insert({
@@ -95,13 +92,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.finish(delivery, 'succeeded');
       return;
     }
-    if (attempt >= this.attempts) {
+    const delay = this.schedule.delayAfter(attempt);
+    if (delay === null) {
       await this.finish(delivery, 'failed');
       throw new UnrecoverableError(`Given up after ${attempt} attempts`);
     }
-    const delay = this.config.WEBHOOK_RETRY_DELAYS[attempt - 1];
     await this.db.getRepository(Delivery).update({ id: delivery.id }, { nextAttemptAt: new Date(Date.now() + delay) });
-    throw new Error(outcome.error ?? `Answered ${outcome.statusCode}`);
+    throw new RetryLater(outcome.error ?? `Answered ${outcome.statusCode}`, delay);
+  }
+
+  /** The number of this attempt, from the delivery's log: a job added again after Redis lost it goes on counting. */
+  private async nextAttempt(deliveryId: string): Promise<number> {
+    const [{ made }]: { made: number }[] = await this.db.query(
+      `SELECT count(*)::int AS made FROM delivery_attempts WHERE delivery_id = $1`,
+      [deliveryId],
+    );
+    return made + 1;
   }
 
   /** One attempt: the status code, or what went wrong (never the response body, never the secret). */

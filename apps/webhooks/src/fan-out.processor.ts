@@ -1,10 +1,9 @@
 import { InjectQueue, Processor } from '@nestjs/bullmq';
 import { OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, QueueProcessor, WebhookEndpoint } from '@app/shared';
+import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, QueueProcessor, RetrySchedule, WebhookEndpoint, workOnOutboxJob } from '@app/shared';
 import { Job, Queue } from 'bullmq';
 import { DataSource, IsNull } from 'typeorm';
-import { DeliveryWorker } from './delivery.worker';
 
 /**
  * Turns each committed event into one delivery per endpoint that wants it (same product and mode,
@@ -16,7 +15,7 @@ export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
-    private readonly delivery: DeliveryWorker,
+    private readonly schedule: RetrySchedule,
     private readonly clock: Clock,
   ) {
     super();
@@ -28,7 +27,10 @@ export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
   }
 
   async process(job: Job<JobData<QueueName.Webhooks, 'fan-out'>>): Promise<void> {
-    const { eventId, endpointId } = job.data;
+    await workOnOutboxJob(this.db, job, () => this.fanOut(job.data));
+  }
+
+  private async fanOut({ eventId, endpointId }: JobData<QueueName.Webhooks, 'fan-out'>): Promise<void> {
     const event = await this.db.getRepository(EventRecord).findOneBy({ id: eventId });
     if (!event?.body) return;
     const endpoints = endpointId
@@ -49,18 +51,6 @@ export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
       .orIgnore()
       .execute();
     const deliveries = await this.db.getRepository(Delivery).findBy({ eventId, status: 'pending' });
-    await this.deliveries.addBulk(
-      deliveries.map((delivery) => ({
-        name: 'deliver',
-        data: { deliveryId: delivery.id },
-        opts: {
-          jobId: delivery.id,
-          attempts: this.delivery.attempts,
-          backoff: { type: 'custom' },
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 7 * 86_400 },
-        },
-      })),
-    );
+    await this.deliveries.addBulk(deliveries.map((delivery) => this.schedule.job(delivery.id)));
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import {
+  APP_CONFIG,
   AppConfig,
   Clock,
   ConfigModule,
@@ -8,7 +9,9 @@ import {
   QueueName,
   QueuesModule,
   RedisClient,
+  RetrySchedule,
 } from '@app/shared';
+import { DeliveryReconciler } from './delivery-reconciler';
 import { DeliveryWorker } from './delivery.worker';
 import { FanOutProcessor } from './fan-out.processor';
 
@@ -21,7 +24,9 @@ export class WebhooksModule {
       providers: [
         Clock,
         RedisClient,
+        { provide: RetrySchedule, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RetrySchedule(config.WEBHOOK_RETRY_DELAYS) },
         DeliveryWorker,
+        DeliveryReconciler,
         FanOutProcessor,
         outboxRelayProvider(QueueName.Webhooks, () => ({
           attempts: 10,

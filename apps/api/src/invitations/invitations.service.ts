@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { KeyScope } from '../auth/keys.service';
@@ -96,26 +96,37 @@ export class InvitationsService {
 
   /** Checks a code without using it up. */
   async verify(scope: KeyScope, token: string): Promise<CodeCheck> {
-    const [row]: { email: string }[] = await this.db.query(
-      `SELECT e.email FROM invite_codes c JOIN entries e ON e.id = c.entry_id
-       WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'`,
-      [hashToken(token), this.clock.now(), scope.productId, scope.mode],
+    const now = this.clock.now();
+    const [row]: { email: string; recorded: boolean }[] = await this.db.query(
+      `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+       WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4
+         AND (e.state = 'invited' OR (NOT c.recorded AND e.state = 'confirmed'))`,
+      [hashToken(token), now, scope.productId, scope.mode],
     );
-    return row ? { valid: true, email: row.email } : { valid: false };
+    if (!row) return { valid: false };
+    if (!row.recorded && !(await this.db.transaction((manager) => recordHandover(manager, hashToken(token), now, { scope })))) return { valid: false };
+    return { valid: true, email: row.email };
   }
 
-  /** Uses a code up: valid is true exactly once per code, under any concurrency; entry.redeemed once per entry. */
+  /**
+   * Uses a code up: valid is true exactly once per code, under any concurrency; entry.redeemed once per
+   * entry. A code whose handover was never recorded is recorded first (entry.invited, then entry.redeemed).
+   */
   async redeem(scope: KeyScope, token: string): Promise<CodeCheck> {
+    const hash = hashToken(token);
     return this.db.transaction(async (manager) => {
       const now = this.clock.now();
-      const [rows]: [EntryRecord[], number] = await manager.query(
-        `UPDATE entries e SET state = 'redeemed', redeemed_at = $2
-         FROM invite_codes c
-         WHERE c.hash = $1 AND c.entry_id = e.id AND c.expires_at > $2
-           AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'
-         RETURNING e.id`,
-        [hashToken(token), now, scope.productId, scope.mode],
-      );
+      const redeem = () =>
+        manager.query(
+          `UPDATE entries e SET state = 'redeemed', redeemed_at = $2
+           FROM invite_codes c
+           WHERE c.hash = $1 AND c.entry_id = e.id AND c.expires_at > $2 AND c.recorded
+             AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'
+           RETURNING e.id`,
+          [hash, now, scope.productId, scope.mode],
+        ) as Promise<[{ id: string }[], number]>;
+      let [rows] = await redeem();
+      if (rows.length === 0 && (await recordHandover(manager, hash, now, { scope }))) [rows] = await redeem();
       if (rows.length === 0) return { valid: false };
       const entry = await manager.getRepository(EntryRecord).findOneByOrFail({ id: rows[0].id });
       await recordEvent(manager, 'entry.redeemed', scope, toEntry(entry), now);
@@ -172,17 +183,21 @@ export class InvitationsService {
   }
 
   /**
-   * The outcome: true when the mailer recorded the handover. Otherwise the hold is released in one
-   * statement that also takes the request's right to record, so a mail that somehow goes out later
-   * cannot make the entry invited after the caller was told mail_failed.
+   * The request's own outcome, whatever other requests do: true when its mail was handed over (the
+   * mailer set invited_by_request). The hold ends here, not when the mailer records, so no other
+   * request takes the entry before this one has settled; releasing it also takes away the mailer's
+   * right to record, so a mail that somehow leaves later cannot make the entry invited after the
+   * caller was told mail_failed (its code is recorded only if it is used).
    */
   private async settle(id: string, requestId: string): Promise<boolean> {
-    const [, released]: [unknown, number] = await this.db.query(
+    const [rows]: [{ sent: boolean }[], number] = await this.db.query(
       `UPDATE entries SET invite_held_until = NULL, invite_request = NULL
-       WHERE id = $1 AND invite_request = $2 AND invite_held_until IS NOT NULL`,
+       WHERE id = $1 AND invite_request = $2
+       RETURNING invited_by_request IS NOT DISTINCT FROM $2 AS sent`,
       [id, requestId],
     );
-    if (released > 0) return false;
-    return this.db.getRepository(EntryRecord).existsBy({ id, inviteRequest: requestId });
+    if (rows.length > 0) return rows[0].sent;
+    // The hold had run out and another request took the entry, or it was deleted.
+    return this.db.getRepository(EntryRecord).existsBy({ id, invitedByRequest: requestId });
   }
 }

@@ -16,6 +16,7 @@ import {
   newId,
   newToken,
   QueueName,
+  RetrySchedule,
   SecretBox,
   WebhookEndpoint,
   webhookUrlProblem,
@@ -146,7 +147,7 @@ export class WebhooksService implements OnApplicationShutdown {
 
   /**
    * Sends a delivery that waits for its next attempt at once. Only while it waits: once delivered or
-   * given up its body is gone, and the log keeps the metadata alone.
+   * given up its body is gone, and the log keeps the metadata alone. A job Redis lost is added again.
    */
   async retryNow(deliveryId: string): Promise<void> {
     const delivery = await this.db.getRepository(Delivery).findOneBy({ id: deliveryId, status: 'pending', nextAttemptAt: Not(IsNull()) });
@@ -154,7 +155,12 @@ export class WebhooksService implements OnApplicationShutdown {
     const promoted = await withTimeout(
       (async () => {
         const job = await this.deliveries.getJob(delivery.id);
-        if (!job || !(await job.isDelayed())) return false;
+        if (!job) {
+          const { name, data, opts } = new RetrySchedule(this.config.WEBHOOK_RETRY_DELAYS).job(delivery.id);
+          await this.deliveries.add(name, data, opts);
+          return true;
+        }
+        if (!(await job.isDelayed())) return false;
         await job.promote();
         return true;
       })(),

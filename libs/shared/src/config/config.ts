@@ -69,6 +69,7 @@ const schema = z
     PENDING_ENTRY_TTL: duration('14d').prefault('14d'),
     IDEMPOTENCY_TTL: duration('24h').prefault('24h'),
     MAINTENANCE_INTERVAL: duration('1m', 10).prefault('1m'),
+    RECONCILE_INTERVAL: duration('30s', 100).prefault('30s'),
     RATE_LIMIT_API: rateLimit('100/1s').prefault('100/1s'),
     RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
     RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),

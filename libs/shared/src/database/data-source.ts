@@ -6,6 +6,7 @@ import { Invitations1763812800000 } from './migrations/1763812800000-invitations
 import { Webhooks1763820000000 } from './migrations/1763820000000-webhooks';
 import { Dashboard1763827200000 } from './migrations/1763827200000-dashboard';
 import { OverviewAndSettings1763834400000 } from './migrations/1763834400000-overview-and-settings';
+import { DurableJobs1763841600000 } from './migrations/1763841600000-durable-jobs';
 import { Operators1763848800000 } from './migrations/1763848800000-operators';
 
 export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, Operators1763848800000];

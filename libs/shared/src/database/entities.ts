@@ -60,11 +60,13 @@ export class EntryRecord {
   @Column('bigint', { name: 'moved_up', transformer: bigintNumber }) movedUp!: number;
   /** confirmation_seq − referral places × referrals − moved_up: the line is this key ascending. */
   @Column('bigint', { name: 'line_key', nullable: true, transformer: bigintNumber }) lineKey!: number | null;
-  /** While an invitation mail is on its way, no other request may take the entry. */
+  /** While an invitation request runs (until it settles), no other request may take the entry. */
   @Column('timestamp with time zone', { name: 'invite_held_until', precision: 3, nullable: true })
   inviteHeldUntil!: Date | null;
-  /** The request whose mail last invited or re-invited the entry. */
+  /** The request that holds the entry (see inviteHeldUntil). */
   @Column('text', { name: 'invite_request', nullable: true }) inviteRequest!: string | null;
+  /** The request whose mail last invited or re-invited the entry: how a request learns its own outcome. */
+  @Column('text', { name: 'invited_by_request', nullable: true }) invitedByRequest!: string | null;
 }
 
 @Entity('invite_codes')
@@ -74,6 +76,13 @@ export class InviteCode {
   @Column('text', { name: 'entry_id' }) entryId!: string;
   @Column('timestamp with time zone', { name: 'expires_at', precision: 3 }) expiresAt!: Date;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** The invitation request that made the code. */
+  @Column('text', { name: 'request_id', nullable: true }) requestId!: string | null;
+  /**
+   * False from just before the mail's handover until the handover is recorded. A code whose mail may
+   * have gone out but whose recording never happened (the mailer died) is recorded when first used.
+   */
+  @Column('boolean') recorded!: boolean;
 }
 
 @Entity('idempotency_keys')
@@ -126,6 +135,10 @@ export class OutboxMessage {
   @Column('text') name!: string;
   @Column('jsonb') data!: object;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** When the relay last handed the row to its queue; null until it has. */
+  @Column('timestamp with time zone', { name: 'published_at', precision: 3, nullable: true }) publishedAt!: Date | null;
+  /** While a consumer works on the row's job; the reconciler leaves it alone until then. */
+  @Column('timestamp with time zone', { name: 'leased_until', precision: 3, nullable: true }) leasedUntil!: Date | null;
 }
 
 @Entity('webhook_endpoints')

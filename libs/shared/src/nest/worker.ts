@@ -19,7 +19,7 @@ export function outboxRelayProvider(queue: QueueName, jobOptions: (name: string)
     provide: OutboxRelay,
     inject: [getDataSourceToken(), APP_CONFIG],
     useFactory: (db: DataSource, config: AppConfig) =>
-      new OutboxRelay(db, CommandQueue.open(queue, config), jobOptions),
+      new OutboxRelay(db, CommandQueue.open(queue, config), jobOptions, config.RECONCILE_INTERVAL),
   };
 }
 

@@ -1,0 +1,90 @@
+import { EntryRecord, EventRecord, QueueName, redisOptions } from '@app/shared';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, codeIn, invitationsTo, seedLine } from './support/invitations';
+import { AppProcess } from './support/processes';
+import { Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
+
+/**
+ * The mailer, a real process, is killed with SIGKILL around the SMTP handover of an invitation: before
+ * the server's 250 (the server still takes the mail), or a little after it. Whatever the instant, the
+ * code in a mail that reached the SMTP server works.
+ */
+describe('a mailer killed during the handover of invitations', () => {
+  let stack: Stack;
+  let product: Product;
+  let client: ReturnType<typeof api>;
+  const mailers: AppProcess[] = [];
+  const startMailer = async () => {
+    const mailer = await AppProcess.start('mailer', stack.config);
+    mailers.push(mailer);
+    return mailer;
+  };
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env: { RATE_LIMIT_API: '10000/1s' } });
+    product = await stack.createProduct();
+    client = api(stack, product.keys.live.secret);
+  });
+  afterEach(async () => {
+    stack.mail.beforeAccept = undefined;
+    stack.mail.afterAccept = undefined;
+    await Promise.all(mailers.splice(0).map((mailer) => mailer.kill()));
+  });
+  afterAll(() => stack.stop());
+
+  const INSTANTS: [string, (dying: AppProcess) => void][] = [
+    ['before the 250', (dying) => (stack.mail.beforeAccept = () => dying.kill())],
+    ...[0, 1, 3, 10, 30].map((ms): [string, (dying: AppProcess) => void] => [
+      `${ms} ms after the 250`,
+      (dying) => (stack.mail.afterAccept = () => void sleep(ms).then(() => dying.kill())),
+    ]),
+  ];
+  for (const [index, [instant, arm]] of INSTANTS.entries()) {
+    it(`killed ${instant}: the mailed code verifies, and the entry is invited once, with entry.invited`, async () => {
+      const [entry] = await seedLine(stack, { productId: product.id, mode: 'live' }, 1, `instant${index}`);
+      const requestId = randomUUID();
+      await stack.db.query(`UPDATE entries SET invite_request = $2, invite_held_until = $3 WHERE id = $1`, [entry.id, requestId, new Date(Date.now() + 60_000)]);
+      const dying = await startMailer();
+      arm(dying);
+      const queue = new Queue(QueueName.Invitations, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
+      try {
+        await queue.add('invitation', { entryId: entry.id, requestId, deadline: Date.now() + 30_000, again: false });
+      } finally {
+        await queue.close();
+      }
+      await waitFor(() => !dying.running, 'the mailer to be killed');
+      const [mail] = invitationsTo(stack, entry.email);
+      expect(mail).toBeDefined();
+
+      expect((await client.verify(codeIn(mail))).json()).toEqual({ valid: true, email: entry.email });
+      expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: entry.id })).state).toBe('invited');
+      const invitedEvents = await stack.db.getRepository(EventRecord).findBy({ type: 'entry.invited' });
+      expect(invitedEvents.filter((event) => JSON.parse(event.body!).data.entry.id === entry.id)).toHaveLength(1);
+    });
+  }
+
+  it('killed in the middle of an invite-next of 40: every mail that reached the SMTP server carries a code that works', async () => {
+    const rows = await seedLine(stack, { productId: product.id, mode: 'live' }, 40, 'batchcrash');
+    const dying = await startMailer();
+    // A server that takes 50 ms a mail; the mailer dies just after the tenth 250, and another one starts.
+    stack.mail.beforeAccept = () => sleep(50);
+    stack.mail.afterAccept = () => {
+      if (stack.mail.mails.filter((mail) => mail.to.startsWith('batchcrash-')).length === 10) void dying.kill().then(startMailer);
+    };
+    const answer = await client.inviteNext(40);
+    expect(answer.status).toBe(200);
+    const { invited, failed } = answer.json() as { invited: string[]; failed: string[] };
+    expect([...invited, ...failed].sort()).toEqual(rows.map((row) => row.id).sort());
+
+    const mails = stack.mail.mails.filter((mail) => mail.to.startsWith('batchcrash-'));
+    expect(mails.length).toBeGreaterThanOrEqual(10);
+    const answers = await Promise.all(mails.map(async (mail) => ({ to: mail.to, ...(await client.verify(codeIn(mail))).json() })));
+    expect(answers.filter((check) => !check.valid)).toEqual([]);
+    // Every entry said to be invited got its mail.
+    const mailed = new Set(mails.map((mail) => mail.to));
+    expect(rows.filter((row) => invited.includes(row.id) && !mailed.has(row.email))).toEqual([]);
+  }, 90_000);
+});
