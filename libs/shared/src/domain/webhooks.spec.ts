@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { deliveryBackoff, isPublicAddress, SecretBox, signatureHeader, webhookUrlProblem } from './webhooks';
+import { isPublicAddress, SecretBox, signatureHeader, webhookUrlProblem } from './webhooks';
 
 describe(signatureHeader.name, () => {
   it('signs <t>.<body> with the whole secret string, one v1 per secret', () => {
@@ -54,13 +54,6 @@ describe(isPublicAddress.name, () => {
     ['::ffff:808:808', 'IPv4-mapped 8.8.8.8', true],
     ['::ffff:93.184.216.34', 'IPv4-mapped 93.184.216.34', true],
   ])('%s (%s): public %p', (address, _form, expected) => expect(isPublicAddress(address)).toBe(expected));
-});
-
-describe(deliveryBackoff.name, () => {
-  it('follows the delays exactly, then gives up', () => {
-    const backoff = deliveryBackoff([60_000, 300_000, 1_800_000, 7_200_000, 28_800_000]);
-    expect([1, 2, 3, 4, 5, 6].map(backoff)).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 28_800_000, -1]);
-  });
 });
 
 describe(webhookUrlProblem.name, () => {

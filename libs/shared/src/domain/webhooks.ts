@@ -49,14 +49,6 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast' && !parsed.match(IPV4_COMPATIBLE);
 }
 
-/**
- * BullMQ's custom backoff for deliveries: the delay before retry n is delays[n − 1], counted from the
- * end of the failed attempt, no jitter; -1 (give up) once they are used up. attemptsMade starts at 1.
- */
-export function deliveryBackoff(delays: readonly number[]): (attemptsMade: number) => number {
-  return (attemptsMade) => delays[attemptsMade - 1] ?? -1;
-}
-
 /** Why a URL may not receive webhooks (null when it may): https and public addresses only, unless allowed. */
 export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
   if (!URL.canParse(url)) return 'is not a URL';
