@@ -37,7 +37,7 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   }
 
   /** Adds again the jobs Redis lost of overdue deliveries; returns how many. */
-  async reconcileOnce(): Promise<number> {
+  private async reconcileOnce(): Promise<number> {
     const due: { id: string }[] = await this.db.query(
       `SELECT id FROM deliveries
        WHERE status = 'pending' AND COALESCE(next_attempt_at, created_at) < now() - $1 * interval '1 millisecond'

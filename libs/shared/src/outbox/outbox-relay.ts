@@ -49,7 +49,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Publishes one batch of new rows; returns how many went out. */
-  async relayOnce(): Promise<number> {
+  private async relayOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows: Row[] = await manager.query(
         `SELECT id, name, data FROM outbox WHERE queue = $1 AND published_at IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
@@ -63,7 +63,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Adds again the jobs of published rows that Redis lost; returns how many. */
-  async reconcileOnce(): Promise<number> {
+  private async reconcileOnce(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows: Row[] = await manager.query(
         `SELECT id, name, data FROM outbox
