@@ -538,6 +538,8 @@ describe('dashboard: overview and product settings', () => {
   it('settings change the name, the mail sender, the invite URL and the line’s referral places', async () => {
     const pk = acme.keys.test.publishable;
     const early = await joinLine(stack, pk, 'early@example.com');
+    // With 1 place per referral friendly (key 3 − 1) passes middle (2) but not early (1).
+    await joinLine(stack, pk, 'middle@example.com');
     const friendly = await joinLine(stack, pk, 'friendly@example.com');
     await joinLine(stack, pk, 'friend@example.com', friendly.referralCode!);
     const line = async () =>

@@ -82,14 +82,17 @@ describe('invitations under concurrency, refusals and line order', () => {
     const order = api(stack, other.keys.test.secret);
     const opk = other.keys.test.publishable;
     const [e1, e2, e3, e4, e5] = await line(stack, opk, ['o1@example.com', 'o2@example.com', 'o3@example.com', 'o4@example.com', 'o5@example.com']);
-    // e5 (key 5) gets one referral: 5 − 2 = 3, a tie with e3 (3), won by… confirmation order, as e5 was not moved up.
+    // e5 (key 5) gets one referral: 5 − 2 = 3, a tie with e3 (3) that e5 wins, moved up by its referral.
     await joinLine(stack, opk, 'friend@example.com', e5.referralCode!);
     // e4 (key 4) moved up by 1 twice: 4 − 2 = 2, a tie with e2 (2) that e4 wins as the moved-up entry.
     await order.moveUp(e4.id, 1);
     await order.moveUp(e4.id, 1);
-    const first = (await order.inviteNext(5)).json();
+    // o7 (key 7, after the friend's 6) moved up by 4: 7 − 4 = 3, a tie with e5 (3), both moved up: e5 confirmed first.
+    const [e7] = await line(stack, opk, ['o7@example.com']);
+    await order.moveUp(e7.id, 4);
+    const first = (await order.inviteNext(6)).json();
     expect(first.failed).toEqual([]);
-    expect(first.invited).toEqual([e1.id, e4.id, e2.id, e3.id, e5.id]);
+    expect(first.invited).toEqual([e1.id, e4.id, e2.id, e5.id, e7.id, e3.id]);
   });
 
   it('taking the front of the line is an index scan of entries_line, never a sort of the whole line', async () => {

@@ -1,5 +1,8 @@
 import { EntryRecord, EventRecord } from '@app/shared';
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, events, joinLine, signUp } from './support/flows';
+import { api, line } from './support/invitations';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
@@ -89,9 +92,28 @@ describe('sign-up, confirm and unsubscribe', () => {
     const after = await entry('ref-owner@example.com');
     expect(after).toMatchObject({ referrals: 1, lineKey: 1 });
     expect(before.lineKey).toBe(3);
-    // ada (1), ref-owner (key 1, confirmed later) → place 2; early (3) → place 3
-    const page = await stack.request({ method: 'GET', url: await confirmPath(stack, 'early@example.com') });
-    expect(page.text).toContain('#3');
+    // ref-owner (key 1, moved up by its referral) wins the tie with ada (key 1) → place 1, ada 2; early (3) → place 3
+    const place = async (email: string) => /<p class="place">#(\d+)<\/p>/.exec((await stack.request({ method: 'GET', url: await confirmPath(stack, email) })).text)?.[1];
+    expect([await place('ref-owner@example.com'), await place('ada@example.com'), await place('early@example.com')]).toEqual(['1', '2', '3']);
+  });
+
+  it('the first referral gains its place: #5 with one confirmed referral passes #4 on its page, in the dashboard and for invite-next', async () => {
+    const tie = await stack.createProduct({ name: 'Tie', referralPlaces: 1 });
+    const tpk = tie.keys.test.publishable;
+    const [e1, e2, e3, e4, e5] = await line(stack, tpk, ['tie1@example.com', 'tie2@example.com', 'tie3@example.com', 'tie4@example.com', 'tie5@example.com']);
+    await joinLine(stack, tpk, 'tie5-friend@example.com', e5.referralCode!);
+    const confirmPage = async (email: string) => (await stack.request({ method: 'GET', url: await confirmPath(stack, email) })).text;
+    expect(await confirmPage('tie5@example.com')).toContain('<p class="place">#4</p>');
+    expect(await confirmPage('tie4@example.com')).toContain('<p class="place">#5</p>');
+
+    await stack.api.get(DashboardAuthService).createUser('tie-team@example.com', PASSWORD, tie.id);
+    const { cookie } = await signIn(stack, 'tie-team@example.com');
+    const dashboardPage = async (id: string) => (await stack.request({ method: 'GET', url: `/dashboard/${tie.id}/test/entries/${id}`, headers: { cookie } })).text;
+    expect(await dashboardPage(e5.id)).toContain('Place in line: <strong>#4</strong>');
+    expect(await dashboardPage(e4.id)).toContain('Place in line: <strong>#5</strong>');
+
+    const next = await api(stack, tie.keys.test.secret).inviteNext(5);
+    expect(next.json()).toEqual({ invited: [e1.id, e2.id, e3.id, e5.id, e4.id], failed: [] });
   });
 
   it('an unknown ref is ignored', async () => {

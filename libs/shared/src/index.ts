@@ -6,6 +6,7 @@ export * from './database/entities';
 export * from './domain/clock';
 export * from './domain/email';
 export * from './domain/entry';
+export * from './domain/line';
 export * from './domain/modes';
 export * from './domain/secrets';
 export * from './events/events';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, IN_LINE_ORDER, lineOrder, recordEvent, toEntry } from '@app/shared';
 import { DataSource, IsNull, Not } from 'typeorm';
 import type { KeyScope } from '../auth/keys.service';
 import { ApiError } from '../common/api-error';
@@ -93,20 +93,17 @@ export class EntriesService {
       .getRepository(EntryRecord)
       .createQueryBuilder('e')
       .where(`e.product_id = :productId AND e.mode = :mode AND e.state = 'confirmed'`, scope)
-      .orderBy('e.line_key', 'ASC')
-      .addOrderBy('(e.moved_up = 0)', 'ASC')
-      .addOrderBy('e.confirmation_seq', 'ASC')
+      .orderBy(IN_LINE_ORDER)
       .limit(limit)
       .getMany();
   }
 
-  /** 1 for the front of the line: the waiting entries ahead of this one in line order, plus one. */
+  /** 1 for the front of the line: the waiting entries ahead of this waiting one in line order, plus one. */
   async placeInLine(entry: EntryRecord): Promise<number> {
     const [{ ahead }]: { ahead: string }[] = await this.db.query(
       `SELECT count(*) AS ahead FROM entries
-       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
-         AND (line_key, (moved_up = 0), confirmation_seq) < ($3, $4, $5)`,
-      [entry.productId, entry.mode, entry.lineKey, entry.movedUp === 0, entry.confirmationSeq],
+       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed' AND (${IN_LINE_ORDER}) < ($3, $4, $5)`,
+      [entry.productId, entry.mode, ...lineOrder({ lineKey: entry.lineKey!, confirmationSeq: entry.confirmationSeq! })],
     );
     return Number(ahead) + 1;
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, compareInLine, Entry, EntryRecord, hashToken, IN_LINE_ORDER, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { KeyScope } from '../auth/keys.service';
@@ -26,9 +26,9 @@ export const TAKE_FRONT_OF_LINE = `
     SELECT id FROM entries
     WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
       AND (invite_held_until IS NULL OR invite_held_until < $6)
-    ORDER BY line_key, (moved_up = 0), confirmation_seq
+    ORDER BY ${IN_LINE_ORDER}
     LIMIT $3 FOR UPDATE SKIP LOCKED)
-  RETURNING id, line_key, (moved_up = 0) AS not_moved, confirmation_seq`;
+  RETURNING id, line_key, confirmation_seq`;
 
 export interface InviteNextResult {
   invited: string[];
@@ -77,8 +77,9 @@ export class InvitationsService {
       now,
     ]);
     // RETURNING does not keep the subquery's order; the line order is restored here.
-    const taken = (rows as unknown as { id: string; line_key: string; not_moved: boolean; confirmation_seq: string }[])
-      .sort((a, b) => Number(a.line_key) - Number(b.line_key) || Number(a.not_moved) - Number(b.not_moved) || Number(a.confirmation_seq) - Number(b.confirmation_seq))
+    const taken = (rows as unknown as { id: string; line_key: string; confirmation_seq: string }[])
+      .map((row) => ({ id: row.id, lineKey: Number(row.line_key), confirmationSeq: Number(row.confirmation_seq) }))
+      .sort(compareInLine)
       .map((row) => row.id);
     const outcomes = new Map<string, boolean>();
     let next = 0;

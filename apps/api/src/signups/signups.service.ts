@@ -9,6 +9,7 @@ import {
   EntryRecord,
   EntryToken,
   hashToken,
+  lineKey,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -129,7 +130,7 @@ export class SignupsService {
         state: 'confirmed',
         confirmedAt: now,
         confirmationSeq: Number(seq),
-        lineKey: Number(seq) - product.referralPlaces * entry.referrals - entry.movedUp,
+        lineKey: lineKey({ confirmationSeq: Number(seq), referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces),
         referralCode: newReferralCode(),
       });
       await manager.save(entry);

@@ -8,8 +8,9 @@ import { Dashboard1763827200000 } from './migrations/1763827200000-dashboard';
 import { OverviewAndSettings1763834400000 } from './migrations/1763834400000-overview-and-settings';
 import { DurableJobs1763841600000 } from './migrations/1763841600000-durable-jobs';
 import { Operators1763848800000 } from './migrations/1763848800000-operators';
+import { ReferralCreditsAndLineOrder1763856000000 } from './migrations/1763856000000-referral-credits-and-line-order';
 
-export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, Operators1763848800000];
+export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, DurableJobs1763841600000, Operators1763848800000, ReferralCreditsAndLineOrder1763856000000];
 
 /** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,0 +1,45 @@
+import { compareInLine, lineKey, lineOrder, LineStanding } from './line';
+
+/** Entries named by their confirmation sequence number, in line order with these referral places. */
+function line(referralPlaces: number, standings: Partial<LineStanding>[]): number[] {
+  return standings
+    .map((standing, i) => {
+      const entry = { confirmationSeq: i + 1, referrals: 0, movedUp: 0, ...standing };
+      return { ...entry, lineKey: lineKey(entry, referralPlaces) };
+    })
+    .sort(compareInLine)
+    .map((entry) => entry.confirmationSeq);
+}
+
+describe(lineKey.name, () => {
+  it.each([
+    [{ confirmationSeq: 7, referrals: 0, movedUp: 0 }, 1, 7],
+    [{ confirmationSeq: 7, referrals: 2, movedUp: 0 }, 3, 1],
+    [{ confirmationSeq: 7, referrals: 1, movedUp: 4 }, 1, 2],
+    [{ confirmationSeq: 7, referrals: 5, movedUp: 0 }, 0, 7],
+    [{ confirmationSeq: 3, referrals: 0, movedUp: 1000 }, 1, -997],
+  ])('%p with %i referral places: %i', (entry, places, key) => expect(lineKey(entry, places)).toBe(key));
+});
+
+describe(lineOrder.name, () => {
+  it('is the key, whether the entry was not moved up, and the confirmation', () => {
+    expect(lineOrder({ lineKey: 4, confirmationSeq: 5 })).toEqual([4, false, 5]);
+    expect(lineOrder({ lineKey: 4, confirmationSeq: 4 })).toEqual([4, true, 4]);
+  });
+});
+
+describe(compareInLine.name, () => {
+  it('the first referral gains its place: #5 with one referral passes #4', () =>
+    expect(line(1, [{}, {}, {}, {}, { referrals: 1 }])).toEqual([1, 2, 3, 5, 4]));
+
+  it('a move-up call wins the tie too', () => expect(line(1, [{}, {}, { movedUp: 1 }])).toEqual([1, 3, 2]));
+
+  it('two entries moved up to the same key: the earlier confirmation first', () =>
+    expect(line(2, [{}, {}, {}, {}, { referrals: 1 }, {}, { movedUp: 4 }])).toEqual([1, 2, 5, 7, 3, 4, 6]));
+
+  it('referrals worth no places move nobody, so they win no tie', () =>
+    expect(line(0, [{}, { referrals: 3 }, { movedUp: 1 }])).toEqual([1, 3, 2]));
+
+  it('keys below the front of the line and referrals with move-up calls add up', () =>
+    expect(line(1, [{}, {}, {}, { referrals: 1, movedUp: 2 }, { movedUp: 1000 }])).toEqual([5, 4, 1, 2, 3]));
+});

@@ -1,0 +1,40 @@
+/**
+ * The line: confirmed entries not invited yet, in line order. An entry's line key (entries.line_key) is
+ * its confirmation sequence number minus the places it gained: referral places × referrals + moved-up
+ * places. At equal keys an entry that was moved up (by a referral or a move-up call) goes first, so that
+ * every place gained shows; then the earlier confirmation. Moved up ⇔ its key is below its sequence number.
+ */
+
+export interface LineStanding {
+  confirmationSeq: number;
+  referrals: number;
+  movedUp: number;
+}
+
+/** The line key of an entry, with the product's referral places. */
+export function lineKey(entry: LineStanding, referralPlaces: number): number {
+  return entry.confirmationSeq - referralPlaces * entry.referrals - entry.movedUp;
+}
+
+export interface InLine {
+  lineKey: number;
+  confirmationSeq: number;
+}
+
+/** Where an entry stands in line order: these values compared left to right, smallest first. */
+export function lineOrder(entry: InLine): [lineKey: number, notMovedUp: boolean, confirmationSeq: number] {
+  return [entry.lineKey, entry.lineKey === entry.confirmationSeq, entry.confirmationSeq];
+}
+
+/** Line order for Array.prototype.sort. */
+export function compareInLine(a: InLine, b: InLine): number {
+  const [x, y] = [lineOrder(a), lineOrder(b)];
+  return x[0] - y[0] || Number(x[1]) - Number(y[1]) || x[2] - y[2];
+}
+
+/**
+ * lineOrder in SQL, for every query that orders, takes or counts the line: `ORDER BY ${IN_LINE_ORDER}`, or
+ * `(${IN_LINE_ORDER}) < ($1, $2, $3)` with lineOrder's values. It is the entries_line index's order, so
+ * the front of the line is an index scan.
+ */
+export const IN_LINE_ORDER = 'line_key, (line_key = confirmation_seq), confirmation_seq';
