@@ -116,6 +116,42 @@ describe('sign-up, confirm and unsubscribe', () => {
     expect(next.json()).toEqual({ invited: [e1.id, e2.id, e3.id, e5.id, e4.id], failed: [] });
   });
 
+  it('variants of the referrer’s own address give it no referral, silently; the sign-ups still work', async () => {
+    const farmer = await joinLine(stack, pk, 'flood@x.example');
+    for (const email of ['flood+r1@x.example', 'flood+r2@x.example']) await joinLine(stack, pk, email, farmer.referralCode!);
+    await signUp(stack, pk, 'FLOOD+r3@x.example', farmer.referralCode!);
+    expect((await stack.request({ method: 'POST', url: await confirmPath(stack, 'flood+r3@x.example') })).status).toBe(303);
+    // Dots count at x.example: f.l.o.o.d is another mailbox, and a referral.
+    await joinLine(stack, pk, 'f.l.o.o.d@x.example', farmer.referralCode!);
+    const gmail = await joinLine(stack, pk, 'flood@gmail.com');
+    for (const email of ['f.l.o.o.d@gmail.com', 'flood+r1@googlemail.com', 'fl.ood+r2@googlemail.com']) await joinLine(stack, pk, email, gmail.referralCode!);
+
+    expect(await entry('flood@x.example')).toMatchObject({ referrals: 1, lineKey: farmer.lineKey! - 1 });
+    expect(await entry('flood@gmail.com')).toMatchObject({ referrals: 0, lineKey: gmail.lineKey });
+    for (const email of ['flood+r1@x.example', 'flood+r2@x.example', 'flood+r3@x.example', 'f.l.o.o.d@gmail.com', 'flood+r1@googlemail.com', 'fl.ood+r2@googlemail.com']) {
+      expect(await entry(email)).toMatchObject({ email, state: 'confirmed', referredBy: null });
+    }
+    expect((await entry('f.l.o.o.d@x.example'))?.referredBy).toBe(farmer.id);
+  });
+
+  it('an address counts as a referral once per product and mode, whatever its variant, link or comings and goings', async () => {
+    const [first, second] = await line(stack, pk, ['credit-a@example.com', 'credit-b@example.com']);
+    const friend = await joinLine(stack, pk, 'pal@example.com', first.referralCode!);
+    await joinLine(stack, pk, 'pal+again@example.com', second.referralCode!);
+    // The friend leaves and joins again through a link: still the same address.
+    const unsubscribe = new URL(linkIn(stack.mail.to('pal@example.com')[0], `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname;
+    expect((await stack.request({ method: 'POST', url: unsubscribe })).status).toBe(200);
+    await signUp(stack, pk, 'pal@example.com', second.referralCode!);
+    expect((await stack.request({ method: 'POST', url: await confirmPath(stack, 'pal@example.com', 2) })).status).toBe(303);
+    expect([(await entry('credit-a@example.com'))?.referrals, (await entry('credit-b@example.com'))?.referrals]).toEqual([1, 0]);
+    expect((await entry('pal@example.com'))?.id).not.toBe(friend.id);
+
+    // The same address in the live line is another line's referral.
+    const live = await joinLine(stack, product.keys.live.publishable, 'credit-live@example.com');
+    await joinLine(stack, product.keys.live.publishable, 'pal+live@example.com', live.referralCode!);
+    expect((await entry('credit-live@example.com'))?.referrals).toBe(1);
+  });
+
   it('an unknown ref is ignored', async () => {
     await joinLine(stack, pk, 'stranger@example.com', 'nosuchcode');
     expect((await entry('stranger@example.com'))?.referredBy).toBeNull();
@@ -194,7 +230,7 @@ describe('sign-up, confirm and unsubscribe', () => {
     const done = await stack.request({ method: 'POST', url: path });
     expect(done.status).toBe(200);
     expect(await entry('ada@example.com')).toBeNull();
-    const unsubscribed = (await events(stack)).filter((event) => event.type === 'entry.unsubscribed');
+    const unsubscribed = (await events(stack)).filter((event) => event.type === 'entry.unsubscribed' && event.data.entry.email === 'ada@example.com');
     expect(unsubscribed).toHaveLength(1);
     expect(unsubscribed[0].data.entry).toMatchObject({ id: asItWas!.id, email: 'ada@example.com', state: 'confirmed' });
     expect((await stack.request({ method: 'GET', url: path })).status).toBe(404);
@@ -250,6 +286,29 @@ describe('sign-up limits', () => {
     expect(response.json().error.code).toBe('rate_limited');
     expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect(await stack.db.getRepository(EntryRecord).findOneBy({ email: 'late@example.com' })).toBeNull();
+  });
+});
+
+describe('sign-up limits per address variant', () => {
+  let stack: Stack;
+  let pk: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m', RATE_LIMIT_SIGNUP_ADDRESS: '2/1h' } });
+    pk = (await stack.createProduct()).keys.live.publishable;
+  });
+  afterAll(() => stack.stop());
+
+  it('plus-tag and Gmail dot variants share one address’s RATE_LIMIT_SIGNUP_ADDRESS mails', async () => {
+    const variants = ['flood@gmail.com', 'flood+r1@gmail.com', 'f.l.o.o.d@googlemail.com', 'flood+r3@gmail.com'];
+    for (const email of variants) await signUp(stack, pk, email);
+    const mailed = () => stack.mail.mails.filter((mail) => variants.includes(mail.to));
+    await waitFor(() => mailed().length >= 2, 'two confirmation mails');
+    await signUp(stack, pk, 'after-flood@gmail.com');
+    await stack.mail.waitFor('after-flood@gmail.com');
+    expect(mailed().map((mail) => mail.to).sort()).toEqual(variants.slice(0, 2).sort());
+    // Every variant is on the list as typed.
+    expect(await stack.db.getRepository(EntryRecord).countBy({ state: 'pending' })).toBe(5);
   });
 });
 

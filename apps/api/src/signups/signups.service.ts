@@ -4,6 +4,7 @@ import {
   ApiKey,
   APP_CONFIG,
   AppConfig,
+  canonicalEmail,
   Clock,
   enqueue,
   EntryRecord,
@@ -76,7 +77,8 @@ export class SignupsService {
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id`,
         [id, scope.productId, scope.mode, email, now, input.ref ?? null],
       );
-      const mailDue = async () => this.limits.confirmationMailFor(`${scope.productId}:${scope.mode}:${email}`);
+      // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
+      const mailDue = async () => this.limits.confirmationMailFor(`${scope.productId}:${scope.mode}:${canonicalEmail(email)}`);
       if (inserted.length > 0) {
         const record = await manager.getRepository(EntryRecord).findOneByOrFail({ id });
         await recordEvent(manager, 'entry.created', scope, toEntry(record), now);
@@ -110,8 +112,8 @@ export class SignupsService {
 
   /**
    * Confirms the entry behind a confirmation link (the POST of the confirm page): it joins the line
-   * at the next confirmation number and, if it came through a referral link, moves its referrer up.
-   * Confirming again changes nothing.
+   * at the next confirmation number and, if it came through a referral link that counts, moves its
+   * referrer up. Confirming again changes nothing.
    */
   async confirm(token: string): Promise<void> {
     await this.db.transaction(async (manager) => {
@@ -126,15 +128,18 @@ export class SignupsService {
       );
       // Read only now, while holding the counter, so that a change of referral places cannot slip in between.
       const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
+      const counts = entry.referredBy !== null && (await this.referralCounts(manager, entry, entry.referredBy));
       Object.assign(entry, {
         state: 'confirmed',
         confirmedAt: now,
         confirmationSeq: Number(seq),
         lineKey: lineKey({ confirmationSeq: Number(seq), referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces),
         referralCode: newReferralCode(),
+        // A referral that does not count is forgotten: the referrer's referred entries are those that counted.
+        referredBy: counts ? entry.referredBy : null,
       });
       await manager.save(entry);
-      if (entry.referredBy) {
+      if (counts) {
         await manager.query(
           `UPDATE entries SET referrals = referrals + 1, line_key = line_key - $2 WHERE id = $1`,
           [entry.referredBy, product.referralPlaces],
@@ -142,6 +147,22 @@ export class SignupsService {
       }
       await recordEvent(manager, 'entry.confirmed', entry, toEntry(entry), now);
     });
+  }
+
+  /**
+   * Whether a referral counts: not when the entry's mailbox (canonicalEmail) is its referrer's own, nor
+   * when that mailbox's referral has counted before in this product and mode, through any link, as any
+   * variant, for an entry since deleted or not. Only the mailbox's SHA-256 is kept.
+   */
+  private async referralCounts(manager: EntityManager, entry: EntryRecord, referredBy: string): Promise<boolean> {
+    const referrer = await manager.getRepository(EntryRecord).findOneBy({ id: referredBy });
+    const mailbox = canonicalEmail(entry.email);
+    if (!referrer || canonicalEmail(referrer.email) === mailbox) return false;
+    const credited: unknown[] = await manager.query(
+      `INSERT INTO referral_credits (product_id, mode, email_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
+      [entry.productId, entry.mode, hashToken(mailbox)],
+    );
+    return credited.length > 0;
   }
 
   /** The product name behind an unsubscribe link, for its page; 404 when the link is spent. */

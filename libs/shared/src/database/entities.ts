@@ -117,6 +117,17 @@ export class LineCounter {
   @Column('bigint', { name: 'last_seq', transformer: bigintNumber }) lastSeq!: number;
 }
 
+/**
+ * A mailbox whose referral has counted in a product and mode: each counts once, whatever variant of the
+ * address, link or entry. Only the SHA-256 of canonicalEmail is kept, so no address outlives its entry.
+ */
+@Entity('referral_credits')
+export class ReferralCredit {
+  @PrimaryColumn('text', { name: 'product_id' }) productId!: string;
+  @PrimaryColumn('text') mode!: Mode;
+  @PrimaryColumn('bytea', { name: 'email_hash' }) emailHash!: Buffer;
+}
+
 @Entity('events')
 export class EventRecord {
   @PrimaryColumn('text') id!: string;
@@ -216,6 +227,7 @@ export const ENTITIES = [
   EntryRecord,
   EntryToken,
   LineCounter,
+  ReferralCredit,
   EventRecord,
   OutboxMessage,
   InviteCode,
