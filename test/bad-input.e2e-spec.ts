@@ -1,5 +1,9 @@
 import { EntryRecord, QueueName } from '@app/shared';
+import { AddressInfo } from 'node:net';
 import { KeysService } from '../apps/api/src/auth/keys.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
+import { csrfIn, PASSWORD, signIn } from './support/dashboard';
 import { confirmPath, joinLine, signUp } from './support/flows';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
@@ -30,10 +34,23 @@ interface Values {
   liveSk: string;
   /** The test secret key of the other product, revoked. */
   revokedSk: string;
+  /** The dashboard: the product, a webhook endpoint and a secret key of it. */
+  productId: string;
+  endpointId: string;
+  keyId: string;
+  /** A signed-in team member's session cookie and the CSRF token of its forms. */
+  session: string;
+  csrf: string;
+  /** The login page's cookie and the token of its form. */
+  loginCookie: string;
+  loginCsrf: string;
 }
 
-/** secret: the product's test secret key (the default for /api/ paths); none: the default elsewhere. */
-type Auth = 'secret' | 'live' | 'publishable' | 'revoked' | 'none' | `raw:${string}`;
+/**
+ * secret: the product's test secret key (the default for /api/ paths); none: the default elsewhere;
+ * dashboard: the signed-in session's cookie; login: the login page's cookie.
+ */
+type Auth = 'secret' | 'live' | 'publishable' | 'revoked' | 'none' | 'dashboard' | 'login' | `raw:${string}`;
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 interface Row {
@@ -49,6 +66,8 @@ interface Row {
   code?: string;
   /** A hosted page: the answer is an HTML page with the status. */
   page?: true;
+  /** A dashboard action that shows its refusal on the page it redirects to (status 303). */
+  location?: string;
 }
 
 const JSON_TYPE = 'application/json';
@@ -63,6 +82,17 @@ const invalidUtf8 = Buffer.from([0xc3, 0x28, 0xff, 0xfe]);
 const emailOfInvalidUtf8 = (prefix = '{') =>
   Buffer.concat([Buffer.from(`${prefix}"email":"`), invalidUtf8, Buffer.from('@example.com"}')]);
 const UNKNOWN_SK = `sk_test_${'A'.repeat(43)}`;
+/** The dashboard pages of the product's test mode. */
+const D = '/dashboard/{{productId}}/test';
+const ENTRY = `${D}/entries/{{id}}`;
+/** A settings form that is valid but for the fields given. */
+const settings = (fields: Record<string, string>) => `_csrf={{csrf}}&${new URLSearchParams({ name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields })}`;
+const dashboard = { auth: 'dashboard', contentType: FORM } as const;
+const movedBack = { ...dashboard, method: 'POST', url: `${ENTRY}/move-up`, status: 303, location: `${ENTRY}?message=invalid_request` } as const;
+const inviteNext = { ...dashboard, method: 'POST', url: `${D}/line/invite-next`, status: 400, page: true } as const;
+const saveSettings = { ...dashboard, method: 'POST', url: `${D}/settings`, status: 400, page: true } as const;
+const addEndpoint = { ...dashboard, method: 'POST', url: `${D}/webhooks`, status: 400, page: true } as const;
+const logIn = { auth: 'login', contentType: FORM, method: 'POST', url: '/dashboard/login', page: true } as const;
 
 const ROWS: Row[] = [
   // ── Authentication comes first ────────────────────────────────────────────────────────────────
@@ -257,6 +287,97 @@ const ROWS: Row[] = [
   { name: 'the sign-up page of a key with a NUL byte', method: 'GET', url: '/w/pk_%00', status: 404, page: true },
   { name: 'the sign-up page of a key of invalid UTF-8', method: 'GET', url: '/w/%FF', status: 400, page: true },
   { name: 'a dashboard page of invalid UTF-8', method: 'GET', url: '/dashboard/%FF/live/entries', status: 400, page: true },
+
+  // ── Dashboard pages, signed in ───────────────────────────────────────────────────────────────
+  { name: 'a dashboard search of a NUL byte', ...dashboard, method: 'GET', url: `${D}/entries?email=%00`, status: 400, page: true },
+  { name: 'a dashboard search with a NUL byte inside', ...dashboard, method: 'GET', url: `${D}/entries?email=a%00b%40example.com`, status: 400, page: true },
+  { name: 'a dashboard search with CRLF inside', ...dashboard, method: 'GET', url: `${D}/entries?email=a%0D%0Ab`, status: 400, page: true },
+  { name: 'a dashboard list of an unknown state', ...dashboard, method: 'GET', url: `${D}/entries?state=deleted`, status: 400, page: true },
+  { name: 'a dashboard list with state twice', ...dashboard, method: 'GET', url: `${D}/entries?state=pending&state=confirmed`, status: 400, page: true },
+  { name: 'a dashboard list with a made-up cursor', ...dashboard, method: 'GET', url: `${D}/entries?cursor=abc.def`, status: 400, page: true },
+  { name: 'a dashboard list with a 50 KB cursor', ...dashboard, method: 'GET', url: `${D}/entries?cursor=${'a'.repeat(50_000)}`, status: 400, page: true },
+  { name: 'a dashboard list with limit=abc', ...dashboard, method: 'GET', url: `${D}/entries?limit=abc`, status: 400, page: true },
+  { name: 'a CSV export searching a NUL byte', ...dashboard, method: 'GET', url: `${D}/entries.csv?email=%00`, status: 400, page: true },
+  { name: 'a CSV export of an unknown state', ...dashboard, method: 'GET', url: `${D}/entries.csv?state=deleted`, status: 400, page: true },
+  { name: 'a dashboard entry id of non-ASCII', ...dashboard, method: 'GET', url: `${D}/entries/%C3%A9`, status: 404, page: true },
+  { name: 'a dashboard entry id with CRLF', ...dashboard, method: 'GET', url: `${D}/entries/ent_%0D%0Ax`, status: 404, page: true },
+  { name: 'a dashboard entry id with a NUL byte', ...dashboard, method: 'GET', url: `${D}/entries/ent_%00x`, status: 404, page: true },
+  { name: 'a 5 KB dashboard entry id', ...dashboard, method: 'GET', url: `${D}/entries/${'e'.repeat(5000)}`, status: 404, page: true },
+  { name: 'a dashboard entry of another product', ...dashboard, method: 'GET', url: `${D}/entries/{{otherId}}`, status: 404, page: true },
+  { name: 'a dashboard mode with CRLF', ...dashboard, method: 'GET', url: '/dashboard/{{productId}}/te%0D%0Ast/entries', status: 404, page: true },
+  { name: 'a dashboard product id of non-ASCII', ...dashboard, method: 'GET', url: '/dashboard/%C3%A9/test/entries', status: 404, page: true },
+  { name: 'a delivery log of a non-ASCII endpoint id', ...dashboard, method: 'GET', url: `${D}/webhooks/%C3%A9`, status: 404, page: true },
+  { name: 'a delivery log of an endpoint id with a NUL byte', ...dashboard, method: 'GET', url: `${D}/webhooks/we_%00`, status: 404, page: true },
+  // ── Dashboard entry actions ──────────────────────────────────────────────────────────────────
+  { name: 'move up a non-ASCII entry id', ...dashboard, method: 'POST', url: `${D}/entries/%C3%A9/move-up`, body: '_csrf={{csrf}}&places=lots', status: 404, page: true },
+  { name: 'move up an entry id with CRLF', ...dashboard, method: 'POST', url: `${D}/entries/a%0D%0Ab/move-up`, body: '_csrf={{csrf}}&places=lots', status: 404, page: true },
+  { name: 'invite a non-ASCII entry id', ...dashboard, method: 'POST', url: `${D}/entries/%C3%A9/invite`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'an entry action of non-ASCII', ...dashboard, method: 'POST', url: `${ENTRY}/%C3%A9`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'an entry action with CRLF', ...dashboard, method: 'POST', url: `${ENTRY}/de%0D%0Alete`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'move up by "lots" places', ...movedBack, body: '_csrf={{csrf}}&places=lots' },
+  { name: 'move up without places', ...movedBack, body: '_csrf={{csrf}}' },
+  { name: 'move up by a NUL byte', ...movedBack, body: '_csrf={{csrf}}&places=%00' },
+  { name: 'move up by places given twice', ...movedBack, body: '_csrf={{csrf}}&places=1&places=2' },
+  { name: 'move up by 1e300 places', ...movedBack, body: '_csrf={{csrf}}&places=1e300' },
+  { name: 'move up by 0x10 places', ...movedBack, body: '_csrf={{csrf}}&places=0x10' },
+  { name: 'move up by non-ASCII digits', ...movedBack, body: '_csrf={{csrf}}&places=%EF%BC%95' },
+  { name: 'move up by 2,000 digits', ...movedBack, body: `_csrf={{csrf}}&places=${'9'.repeat(2000)}` },
+  { name: 'move up by JSON true', ...movedBack, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","places":true}' },
+  { name: 'move up by a JSON array', ...movedBack, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","places":[5]}' },
+  // ── Dashboard: invite the next N ─────────────────────────────────────────────────────────────
+  { name: 'invite the next "abc"', ...inviteNext, body: '_csrf={{csrf}}&count=abc' },
+  { name: 'invite the next without count', ...inviteNext, body: '_csrf={{csrf}}' },
+  { name: 'invite the next NUL', ...inviteNext, body: '_csrf={{csrf}}&count=%00' },
+  { name: 'invite the next with count twice', ...inviteNext, body: '_csrf={{csrf}}&count=1&count=2' },
+  { name: 'invite the next 0x1', ...inviteNext, body: '_csrf={{csrf}}&count=0x1' },
+  { name: 'invite the next 1001', ...inviteNext, body: '_csrf={{csrf}}&count=1001' },
+  { name: 'invite the next non-ASCII digit', ...inviteNext, body: '_csrf={{csrf}}&count=%EF%BC%91' },
+  { name: 'invite the next JSON true', ...inviteNext, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","count":true}' },
+  { name: 'invite the next JSON [1]', ...inviteNext, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","count":[1]}' },
+  // ── Dashboard: settings ──────────────────────────────────────────────────────────────────────
+  { name: 'a product name with a NUL byte', ...saveSettings, body: settings({ name: 'Ac\u0000me' }) },
+  { name: 'a 5,000-character product name', ...saveSettings, body: settings({ name: 'n'.repeat(5000) }) },
+  { name: 'the product name twice', ...saveSettings, body: `${settings({})}&name=Other` },
+  { name: 'the product name as a JSON number', ...saveSettings, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","name":5,"referralPlaces":"1"}' },
+  { name: 'a sender name with CRLF', ...saveSettings, body: settings({ senderName: 'Evil\r\nBcc: x@example.com' }) },
+  { name: 'an invite URL with a NUL byte', ...saveSettings, body: settings({ inviteUrl: 'https://acme.example/\u0000' }) },
+  { name: 'a sign-up URL with CRLF inside', ...saveSettings, body: settings({ signupUrl: 'https://acme.example/a\r\nb' }) },
+  { name: 'a sign-up URL of non-ASCII', ...saveSettings, body: settings({ signupUrl: 'ｈｔｔｐｓ://acme.example/' }) },
+  { name: 'referral places of non-ASCII digits', ...saveSettings, body: settings({ referralPlaces: '５' }) },
+  { name: 'referral places of 2,000 digits', ...saveSettings, body: settings({ referralPlaces: '9'.repeat(2000) }) },
+  { name: 'a __proto__ form field', ...saveSettings, body: `${settings({})}&__proto__=x` },
+  // ── Dashboard: webhook endpoints ─────────────────────────────────────────────────────────────
+  { name: 'an endpoint without a URL', ...addEndpoint, body: '_csrf={{csrf}}&events=entry.invited' },
+  { name: 'an endpoint URL with a NUL byte', ...addEndpoint, body: `_csrf={{csrf}}&${new URLSearchParams({ url: 'https://93.184.216.34/\u0000', events: 'entry.invited' })}` },
+  { name: 'an endpoint URL with CRLF inside', ...addEndpoint, body: `_csrf={{csrf}}&${new URLSearchParams({ url: 'https://93.184.216.34/a\r\nb', events: 'entry.invited' })}` },
+  { name: 'an endpoint URL of non-ASCII', ...addEndpoint, body: `_csrf={{csrf}}&${new URLSearchParams({ url: 'ｈｔｔｐｓ://93.184.216.34/', events: 'entry.invited' })}` },
+  { name: 'a 60 KB endpoint URL', ...addEndpoint, body: `_csrf={{csrf}}&url=http://${'a'.repeat(60_000)}&events=entry.invited` },
+  { name: 'an endpoint URL as a JSON array', ...addEndpoint, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","url":["https://93.184.216.34/"],"events":"entry.invited"}' },
+  { name: 'an endpoint of an unknown event', ...addEndpoint, body: '_csrf={{csrf}}&url=https://93.184.216.34/&events=entry.nothing' },
+  { name: 'an endpoint of a NUL event', ...addEndpoint, body: '_csrf={{csrf}}&url=https://93.184.216.34/&events=%00' },
+  { name: 'an endpoint of events as JSON numbers', ...addEndpoint, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","url":"https://93.184.216.34/","events":[1]}' },
+  { name: 'an endpoint action on a non-ASCII endpoint id', ...dashboard, method: 'POST', url: `${D}/webhooks/%C3%A9/test`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'an endpoint action of non-ASCII', ...dashboard, method: 'POST', url: `${D}/webhooks/{{endpointId}}/%C3%A9`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'an endpoint action with CRLF', ...dashboard, method: 'POST', url: `${D}/webhooks/{{endpointId}}/dele%0D%0Ate`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'retry a non-ASCII delivery id', ...dashboard, method: 'POST', url: `${D}/webhooks/{{endpointId}}/deliveries/%C3%A9/retry`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'retry a delivery id with CRLF', ...dashboard, method: 'POST', url: `${D}/webhooks/{{endpointId}}/deliveries/dlv_%0D%0A/retry`, body: '_csrf={{csrf}}', status: 404, page: true },
+  // ── Dashboard: keys, CSRF and unreadable forms ───────────────────────────────────────────────
+  { name: 'revoke a non-ASCII key id', ...dashboard, method: 'POST', url: `${D}/keys/%C3%A9/revoke`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'revoke a key id with CRLF', ...dashboard, method: 'POST', url: `${D}/keys/key_%0D%0A/revoke`, body: '_csrf={{csrf}}', status: 404, page: true },
+  { name: 'revoke a key without the CSRF token', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, body: '', status: 403, page: true },
+  { name: 'revoke a key with the CSRF token twice', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, body: '_csrf={{csrf}}&_csrf={{csrf}}', status: 403, page: true },
+  { name: 'revoke a key with a CSRF token of NUL', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, body: '_csrf=%00', status: 403, page: true },
+  { name: 'a dashboard form as text/plain', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, contentType: 'text/plain', body: '_csrf={{csrf}}', status: 403, page: true },
+  { name: 'a dashboard form as multipart', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, contentType: MULTIPART, body: MULTIPART_BODY, status: 403, page: true },
+  { name: 'a dashboard form of malformed JSON', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, contentType: JSON_TYPE, body: '{"_csrf":', status: 403, page: true },
+  { name: 'a dashboard form over 64 KiB', ...dashboard, method: 'POST', url: `${D}/keys/{{keyId}}/revoke`, body: `_csrf={{csrf}}&x=${big}`, status: 400, page: true },
+  { name: 'sign out with another token', ...dashboard, method: 'POST', url: '/dashboard/logout', body: '_csrf=guess', status: 403, page: true },
+  // ── Dashboard login ──────────────────────────────────────────────────────────────────────────
+  { name: 'a login form without its token', ...logIn, body: 'email=a%40example.com&password=x', status: 403 },
+  { name: 'a login form with an empty token', ...logIn, body: '_csrf=&email=a%40example.com&password=x', status: 403 },
+  { name: 'a login address with a NUL byte', ...logIn, body: '_csrf={{loginCsrf}}&email=a%00b%40example.com&password=x', status: 401 },
+  { name: 'a login address given twice', ...logIn, body: '_csrf={{loginCsrf}}&email=a%40example.com&email=b%40example.com&password=x', status: 401 },
+  { name: 'a 50 KB login password', ...logIn, body: `_csrf={{loginCsrf}}&email=a%40example.com&password=${'p'.repeat(50_000)}`, status: 401 },
 ];
 
 describe('bad input', () => {
@@ -285,6 +406,11 @@ describe('bad input', () => {
     const cursor: string = page.json().nextCursor;
     expect(cursor).toEqual(expect.any(String));
     const unsubscribe = new URL(linkIn(pendingMail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname.split('/').pop()!;
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: 'https://93.184.216.34/hook' });
+    const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'test' AND kind = 'secret'", [product.id]);
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, product.id);
+    const { cookie: session, csrf } = await signIn(stack, 'ada@example.com');
+    const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login' });
     values = {
       id: confirmed.id,
       pendingId: (await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'pending@example.com' })).id,
@@ -298,6 +424,13 @@ describe('bad input', () => {
       pk,
       liveSk: product.keys.live.secret,
       revokedSk: other.keys.test.secret,
+      productId: product.id,
+      endpointId: endpoint.id,
+      keyId: key.id,
+      session,
+      csrf,
+      loginCookie: String(loginPage.headers['set-cookie']).split(';')[0],
+      loginCsrf: csrfIn(loginPage.text),
     };
 
     // The mailer has taken every confirmation mail out of the outbox: nothing moves any more.
@@ -317,7 +450,13 @@ describe('bad input', () => {
               (SELECT count(*)::int FROM api_keys) AS api_keys, (SELECT count(*)::int FROM products) AS products`,
     );
     const [{ entries }] = await stack.db.query(`SELECT coalesce(json_agg(e ORDER BY e.id), '[]'::json) AS entries FROM entries e`);
-    return { counts, entries };
+    // What the dashboard's forms could change, beyond the entries.
+    const [dashboard] = await stack.db.query(
+      `SELECT (SELECT json_agg(p ORDER BY p.id) FROM products p) AS products, (SELECT json_agg(w ORDER BY w.id) FROM webhook_endpoints w) AS endpoints,
+              (SELECT json_agg(k.revoked_at ORDER BY k.id) FROM api_keys k) AS revoked, (SELECT count(*)::int FROM deliveries) AS deliveries,
+              (SELECT count(*)::int FROM dashboard_sessions) AS sessions`,
+    );
+    return { counts, entries, dashboard };
   }
 
   const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (values as unknown as Record<string, string>)[name]);
@@ -325,6 +464,8 @@ describe('bad input', () => {
   function authorization(auth: Auth): string | undefined {
     switch (auth) {
       case 'none':
+      case 'dashboard':
+      case 'login':
         return undefined;
       case 'secret':
         return `Bearer ${values.sk}`;
@@ -339,11 +480,11 @@ describe('bad input', () => {
     }
   }
 
-  it(`the table holds at least 35 rows (${ROWS.length}), each expecting a 4xx and either an error code or a page`, () => {
+  it(`the table holds at least 35 rows (${ROWS.length}), each expecting a 4xx and either an error code or a page, or a dashboard redirect`, () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(35);
     for (const row of ROWS) {
-      expect(row.status >= 400 && row.status < 500).toBe(true);
-      expect(Boolean(row.code) !== Boolean(row.page)).toBe(true);
+      expect(row.location ? row.status === 303 : row.status >= 400 && row.status < 500).toBe(true);
+      expect(Boolean(row.code) !== Boolean(row.page || row.location)).toBe(true);
     }
   });
 
@@ -356,18 +497,67 @@ describe('bad input', () => {
     const headers: Record<string, string> = { ...row.headers };
     const header = authorization(row.auth ?? (row.url.startsWith('/api/') ? 'secret' : 'none'));
     if (header !== undefined) headers.authorization = header;
+    if (row.auth === 'dashboard') headers.cookie = values.session;
+    if (row.auth === 'login') headers.cookie = values.loginCookie;
     if (row.contentType) headers['content-type'] = row.contentType;
-    const body = typeof row.body === 'function' ? row.body(values) : row.body;
+    const body = typeof row.body === 'function' ? row.body(values) : typeof row.body === 'string' ? fill(row.body) : row.body;
 
     const response = await stack.request({ method: row.method, url: fill(row.url), headers, payload: body });
 
     // A JSON answer is compared whole; a page by its content type. Status and answer go together so
     // that a failure shows both.
     const type = String(response.headers['content-type'] ?? '');
-    const answer = type.includes('json') ? response.json() : type;
+    const answer = row.location ? response.headers.location : type.includes('json') ? response.json() : type;
     const param = answer?.error?.param !== undefined ? { param: expect.any(String) } : {};
-    const expected = row.code ? { error: { code: row.code, message: expect.stringMatching(/\S/), ...param } } : expect.stringContaining('text/html');
+    const expected = row.location
+      ? fill(row.location)
+      : row.code
+        ? { error: { code: row.code, message: expect.stringMatching(/\S/), ...param } }
+        : expect.stringContaining('text/html');
     expect({ status: response.status, answer }).toEqual({ status: row.status, answer: expected });
+    expect(await snapshot()).toEqual(baseline);
+  });
+
+  it('the entry page shows only its own messages: ?message=constructor or __proto__ shows none', async () => {
+    for (const message of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const response = await stack.request({ method: 'GET', url: fill(`${ENTRY}?message=${message}`), headers: { cookie: values.session } });
+      expect([message, response.status]).toEqual([message, 200]);
+      expect([message, response.text]).toEqual([message, expect.not.stringMatching(/function|\[object|role="status"/)]);
+    }
+  });
+
+  /** The API on a port of this machine, for what only a real connection shows (inject skips Node's HTTP checks). */
+  async function listening(): Promise<string> {
+    if (!stack.api.getHttpServer().listening) await stack.api.listen(0, '127.0.0.1');
+    return `http://127.0.0.1:${(stack.api.getHttpServer().address() as AddressInfo).port}`;
+  }
+
+  it('on a real connection, an entry action on a non-ASCII or CRLF id is 404 (no such id reaches a Location header)', async () => {
+    const base = await listening();
+    for (const id of ['%C3%A9', '%E2%82%AC', 'a%0D%0Ab']) {
+      const response = await fetch(`${base}${fill(`${D}/entries/${id}/move-up`)}`, {
+        method: 'POST',
+        headers: { cookie: values.session, 'content-type': FORM },
+        body: `_csrf=${values.csrf}&places=lots`,
+        redirect: 'manual',
+      });
+      expect([id, response.status]).toEqual([id, 404]);
+    }
+    expect(await snapshot()).toEqual(baseline);
+  });
+
+  // Node's HTTP parser refuses headers over 16 KiB before Fastify sees the request.
+  it('headers over 16 KiB (a 20 KB header, a 50 KB cursor) get 400 invalid_request in the error body, and change nothing', async () => {
+    const base = await listening();
+    const requests: [string, Record<string, string>][] = [
+      ['/api/v1/entries', { authorization: `Bearer ${values.sk}`, 'x-padding': 'x'.repeat(20_000) }],
+      [fill(`${D}/entries?cursor=${'a'.repeat(50_000)}`), { cookie: values.session }],
+    ];
+    for (const [path, headers] of requests) {
+      const response = await fetch(`${base}${path}`, { headers });
+      const answer = { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+      expect(answer).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { error: { code: 'invalid_request', message: expect.stringMatching(/\S/) } } });
+    }
     expect(await snapshot()).toEqual(baseline);
   });
 

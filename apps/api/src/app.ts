@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, nestLogLevels } from '@app/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
 import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
 import { wantsPage } from './common/error.filter';
@@ -32,6 +33,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
       }
       void reply.status(400).send({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });
     },
+    clientErrorHandler: answerUnreadableRequest,
     logger: {
       level: config.LOG_LEVEL,
       serializers: {
@@ -56,6 +58,21 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   deferJsonErrors(fastify);
   await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
   return app;
+}
+
+/**
+ * A request Node's HTTP parser refuses (request line and headers over its 16 KiB limit, malformed HTTP) never
+ * reaches a route: it is answered here, on the bare socket, in our error body. 400 invalid_request, as
+ * for a body over the limit; the path is unknown, so a dashboard page gets JSON too.
+ */
+function answerUnreadableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'The request line and headers are too large.' : 'The request could not be read.';
+  const body = JSON.stringify({ error: { code: 'invalid_request', message } });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 /**

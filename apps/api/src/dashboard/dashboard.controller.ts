@@ -188,7 +188,7 @@ export class DashboardController {
       place: record.state === 'confirmed' ? await this.entries.placeInLine(record) : null,
       movedUp: record.movedUp,
       referred: await this.entries.referred(record),
-      message: typeof message === 'string' ? ACTION_MESSAGES[message] : undefined,
+      message: typeof message === 'string' ? ACTION_MESSAGES.get(message) : undefined,
     };
     await this.page(reply, 200, entryPage(identity, view));
   }
@@ -205,7 +205,9 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const scope = { keyId: 'dashboard', productId, mode };
-    const back = (message: string) => reply.redirect(`/dashboard/${productId}/${mode}/entries/${id}?message=${message}`, 303);
+    // An unknown entry is 404, not a refusal shown on a page that does not exist.
+    await this.entries.record(scope, id);
+    const back = (message: string) => reply.redirect(`/dashboard/${productId}/${mode}/entries/${encodeURIComponent(id)}?message=${message}`, 303);
     try {
       switch (action) {
         case 'invite':
@@ -215,7 +217,7 @@ export class DashboardController {
           await this.invitations.reinvite(scope, id);
           return void (await back('reinvited'));
         case 'move-up': {
-          const places = Number(body?.places);
+          const places = wholeNumber(body?.places);
           if (!Number.isInteger(places) || places < 1 || places > 1_000_000) throw new ApiError('invalid_request', 'places');
           await this.entries.moveUp(scope, id, places);
           return void (await back('moved-up'));
@@ -227,7 +229,7 @@ export class DashboardController {
           throw new ApiError('not_found', 'No such page.');
       }
     } catch (error) {
-      if (error instanceof ApiError && error.code in ACTION_MESSAGES) return void (await back(error.code));
+      if (error instanceof ApiError && ACTION_MESSAGES.has(error.code)) return void (await back(error.code));
       throw error;
     }
   }
@@ -248,7 +250,7 @@ export class DashboardController {
     @Body() body: { count?: unknown },
     @Res() reply: FastifyReply,
   ) {
-    const count = Number(body?.count);
+    const count = wholeNumber(body?.count);
     if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError('invalid_request', 'Invite from 1 to 1,000 people at a time.');
     const scope = { keyId: 'dashboard', productId, mode };
     const result = await this.invitations.inviteNext(scope, count);
@@ -405,12 +407,19 @@ export class DashboardController {
   }
 }
 
+/** A whole number as a form's number field posts it: digits only (no JSON values, no 0x10 or 1e3), else NaN. */
+function wholeNumber(value: unknown): number {
+  return typeof value === 'string' && /^\d{1,7}$/.test(value.trim()) ? Number(value) : NaN;
+}
+
 /**
  * The entries list's filters: the API's, except that the search box matches part of an address
  * when what was typed is not a whole one.
  */
 function entryListing(query: Record<string, unknown>, paged: boolean): ListQuery {
   const search = typeof query.email === 'string' ? query.email.trim().toLowerCase().slice(0, 254) : '';
+  // No address holds a control character, and PostgreSQL text cannot hold a NUL at all.
+  if (/\p{Cc}/u.test(search)) throw new ApiError('invalid_request', 'Search for an address or a part of one, without control characters.');
   const filters = Object.entries(query).filter(([key, value]) => value !== '' && key !== 'email' && (paged || key !== 'cursor'));
   const parsed = parseInput(LIST_QUERY, Object.fromEntries(filters), 'query');
   if (!search) return parsed;

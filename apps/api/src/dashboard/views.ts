@@ -142,19 +142,22 @@ ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries â
   );
 }
 
-/** What the dashboard says after an action, in words; also every error an action can meet. */
-export const ACTION_MESSAGES: Record<string, string> = {
-  invited: 'The invitation mail was handed over; the entry is invited.',
-  reinvited: 'A new invitation mail with a new code was handed over; the old code no longer works.',
-  'moved-up': 'The entry moved up the line.',
-  not_confirmed: 'This entry has not confirmed its address yet.',
-  already_invited: 'This entry was already invited (or its invitation is being sent right now).',
-  not_invited: 'This entry has not been invited yet.',
-  already_redeemed: 'This entry has already used its invitation.',
-  idempotency_in_progress: 'An invitation mail for this entry is being sent right now.',
-  mail_failed: 'The mail server did not take the invitation mail; nothing was changed. Try again.',
-  invalid_request: 'Enter a whole number of places from 1 to 1,000,000.',
-};
+/**
+ * What the dashboard says after an action, in words; also every error an action can meet. A Map, so that
+ * only its own keys are found (?message=constructor finds nothing).
+ */
+export const ACTION_MESSAGES = new Map<string, string>([
+  ['invited', 'The invitation mail was handed over; the entry is invited.'],
+  ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
+  ['moved-up', 'The entry moved up the line.'],
+  ['not_confirmed', 'This entry has not confirmed its address yet.'],
+  ['already_invited', 'This entry was already invited (or its invitation is being sent right now).'],
+  ['not_invited', 'This entry has not been invited yet.'],
+  ['already_redeemed', 'This entry has already used its invitation.'],
+  ['idempotency_in_progress', 'An invitation mail for this entry is being sent right now.'],
+  ['mail_failed', 'The mail server did not take the invitation mail; nothing was changed. Try again.'],
+  ['invalid_request', 'Enter a whole number of places from 1 to 1,000,000.'],
+]);
 
 export interface EntryView {
   product: Product;

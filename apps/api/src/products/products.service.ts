@@ -25,6 +25,8 @@ const pageUrl = (label: string) =>
     .string()
     .trim()
     .max(2000, `${label} is at most 2,000 characters`)
+    // The URL parser drops tabs and line breaks that would be stored as typed; a NUL cannot be stored at all.
+    .refine((value) => !/\p{Cc}/u.test(value), `${label} cannot hold control characters`)
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), `${label} must be an http(s) URL`);
 
 /** What the team may change about its product; the sender name and URLs are cleared with ''. */

@@ -73,7 +73,9 @@ describe(webhookUrlProblem.name, () => {
     ['https://localhost/hook', 'must point at a public address'],
     ['https://user:pass@example.com/hook', 'must not carry credentials'],
     ['not a url', 'is not a URL'],
-  ])('%s %s', (url, problem) => expect(webhookUrlProblem(url, false)).toBe(problem));
+    ['https://hooks.example.com/a\u0000b', 'cannot hold control characters'],
+    ['https://hooks.example.com/a\r\nb', 'cannot hold control characters'],
+  ])('%j %s', (url, problem) => expect(webhookUrlProblem(url, false)).toBe(problem));
 
   it('accepts public https URLs, and http or private ones only when allowed', () => {
     expect(webhookUrlProblem('https://hooks.example.com/waitlist', false)).toBeNull();

@@ -51,6 +51,8 @@ export function isPublicAddress(address: string): boolean {
 
 /** Why a URL may not receive webhooks (null when it may): https and public addresses only, unless allowed. */
 export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
+  // The URL parser drops tabs and line breaks that would be stored as typed; a NUL cannot be stored at all.
+  if (/\p{Cc}/u.test(url)) return 'cannot hold control characters';
   if (!URL.canParse(url)) return 'is not a URL';
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:' && !(allowPrivate && parsed.protocol === 'http:')) return 'must be an https URL';
