@@ -263,34 +263,7 @@ describe('webhook URLs when private addresses are not allowed', () => {
     }
   });
 
-  it('a private URL that got in anyway is refused at delivery, without a connection', async () => {
-    const receiver = await new Receiver().start();
-    try {
-      const product = await stack.createProduct();
-      const { SecretBox, newId } = await import('@app/shared');
-      const id = newId('we');
-      await stack.db.getRepository(WebhookEndpoint).insert({
-        id,
-        productId: product.id,
-        mode: 'test',
-        url: receiver.url.replace('http:', 'https:'),
-        events: ['entry.created'],
-        secret: new SecretBox(stack.config.ENCRYPTION_KEY).seal('whsec_x'),
-        createdAt: new Date(),
-      });
-      await signUp(stack, product.keys.test.publishable, 'private@example.com');
-      const deliveries = stack.db.getRepository(Delivery);
-      await waitFor(async () => (await deliveries.findOneBy({ endpointId: id }))?.status === 'failed', 'the delivery to be given up');
-      const attempts = await stack.db.getRepository(DeliveryAttempt).find({ where: { deliveryId: (await deliveries.findOneByOrFail({ endpointId: id })).id } });
-      expect(attempts).toHaveLength(2);
-      expect(attempts.every((attempt) => attempt.error?.startsWith('refused'))).toBe(true);
-      expect([receiver.connections, receiver.received]).toEqual([0, []]);
-    } finally {
-      await receiver.stop();
-    }
-  });
-
-  it.each(['[::7f00:1]', '[::ffff:7f00:1]'])('an IPv6 spelling of 127.0.0.1 that got in anyway, %s, is refused at delivery, without a connection', async (host) => {
+  it.each(['127.0.0.1', '[::7f00:1]', '[::ffff:7f00:1]'])('a private address that got in anyway, %s, is refused at delivery, without a connection', async (host) => {
     const receiver = await new Receiver().start();
     try {
       const product = await stack.createProduct();
