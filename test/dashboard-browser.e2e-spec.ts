@@ -84,6 +84,12 @@ describe('dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Create a key pair' }).click();
     const key = (await page.locator('code[data-secret]').textContent())!;
     expect((await listEntries(key)).status).toBe(200);
+    // The secret was shown on the page the form redirected to: a reload shows it no more and makes no key.
+    const keys = await page.locator('tr').count();
+    await page.reload();
+    expect(page.url()).toMatch(/\/keys$/);
+    expect(await page.locator('code[data-secret]').count()).toBe(0);
+    expect(await page.locator('tr').count()).toBe(keys);
     await page.locator('tr', { hasText: `${key.slice(0, 12)}…${key.slice(-4)}` }).getByRole('button', { name: 'Revoke' }).click();
     expect(await page.locator('tr', { hasText: `${key.slice(0, 12)}…${key.slice(-4)}` }).textContent()).toContain('revoked');
     expect((await listEntries(key)).status).toBe(401);

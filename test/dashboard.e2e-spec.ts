@@ -3,10 +3,10 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { DashboardController } from '../apps/api/src/dashboard/dashboard.controller';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
-import { CommandQueue, EntryRecord, EventRecord, QueueName, redisOptions } from '@app/shared';
+import { CommandQueue, EntryRecord, EventRecord, hashToken, QueueName, redisOptions } from '@app/shared';
 import { Worker } from 'bullmq';
 import { bearer, joinLine, signUp } from './support/flows';
-import { api, codeIn, invitationsTo } from './support/invitations';
+import { api, codeIn, invitationsTo, line as confirmedInOrder } from './support/invitations';
 import { Receiver } from './support/receiver';
 import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
@@ -346,9 +346,10 @@ describe('dashboard: entry actions through the API’s services', () => {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ _csrf: csrf, count: '2' }).toString(),
     });
-    expect(response.status).toBe(200);
-    expect(response.text).toContain('2 invited');
-    expect(response.text).toContain('Nobody is waiting');
+    expect([response.status, response.headers.location]).toEqual([303, `/dashboard/${acme.id}/test/line`]);
+    const after = await show(String(response.headers.location));
+    expect(after).toContain('2 invited');
+    expect(after).toContain('Nobody is waiting');
     expect(invitationsTo(stack, 'second@example.com')).toHaveLength(1);
     expect(invitationsTo(stack, 'third@example.com')).toHaveLength(1);
   });
@@ -383,8 +384,8 @@ describe('dashboard: entry actions through the API’s services', () => {
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ _csrf: csrf }).toString(),
     });
-    expect(created.status).toBe(201);
-    const secret = /<code data-secret>(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(created.text)![1];
+    expect(created.status).toBe(303);
+    const secret = /<code data-secret>(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(await show(String(created.headers.location)))![1];
     const list = () => stack.request({ method: 'GET', url: '/api/v1/entries', headers: { authorization: `Bearer ${secret}` } });
     expect((await list()).status).toBe(200);
     await waitFor(async () => (await stack.db.query(`SELECT 1 FROM api_keys WHERE hint LIKE $1 AND last_used_at IS NOT NULL`, [`${secret.slice(0, 12)}%`])).length === 1, 'last use to be recorded');
@@ -446,13 +447,14 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
   it('create an endpoint (secret shown once), send a test event, see it in the delivery log', async () => {
     const base = `/dashboard/${acme.id}/live/webhooks`;
     const created = await post(base, [['url', `${receiver.url}/hook`], ['events', 'entry.invited'], ['events', 'entry.redeemed']]);
-    expect(created.status).toBe(201);
-    const secret = /<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(created.text)![1];
+    expect([created.status, created.headers.location]).toEqual([303, base]);
+    const secret = /<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text)![1];
     const [endpoint] = await stack.db.query('SELECT id, events, mode FROM webhook_endpoints WHERE product_id = $1', [acme.id]);
     expect(endpoint).toMatchObject({ events: ['entry.invited', 'entry.redeemed'], mode: 'live' });
     expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).not.toContain(secret);
 
-    expect((await post(`${base}/${endpoint.id}/test`)).text).toContain('webhook.test event is on its way');
+    expect((await post(`${base}/${endpoint.id}/test`)).status).toBe(303);
+    expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).toContain('webhook.test event is on its way');
     const [delivery] = await receiver.waitFor(1);
     expect(delivery.headers['service-event']).toBe('webhook.test');
     await waitFor(async () => (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text.includes('succeeded'), 'the log to show the delivery');
@@ -462,8 +464,9 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
 
     expect((await post(`${base}/${endpoint.id}/disable`)).status).toBe(303);
     expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).toContain('disabled');
-    const rotated = await post(`${base}/${endpoint.id}/rotate`);
-    expect(/<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(rotated.text)![1]).not.toBe(secret);
+    expect((await post(`${base}/${endpoint.id}/rotate`)).status).toBe(303);
+    const rotated = (await stack.request({ method: 'GET', url: base, headers: { cookie } })).text;
+    expect(/<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec(rotated)![1]).not.toBe(secret);
     const refused = await post(base, [['url', 'ftp://example.com'], ['events', 'entry.invited']]);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('https');
@@ -549,9 +552,10 @@ describe('dashboard: overview and product settings', () => {
     expect(await line()).toEqual(['early@example.com', 'friendly@example.com']);
 
     const saved = await save({ name: 'Acme <b>2</b>', senderName: 'The Acme Team', inviteUrl: 'https://acme.example/join', referralPlaces: '5' });
-    expect(saved.status).toBe(200);
-    expect(saved.text).toContain('Saved.');
-    expect(saved.text).toContain('Acme &lt;b&gt;2&lt;/b&gt;');
+    expect([saved.status, saved.headers.location]).toEqual([303, `/dashboard/${acme.id}/live/settings`]);
+    const page = await show(String(saved.headers.location));
+    expect(page).toContain('Saved.');
+    expect(page).toContain('Acme &lt;b&gt;2&lt;/b&gt;');
     expect(await line()).toEqual(['friendly@example.com', 'early@example.com']);
     const [row] = await stack.db.query('SELECT line_key, confirmation_seq FROM entries WHERE id = $1', [friendly.id]);
     expect(Number(row.line_key)).toBe(Number(row.confirmation_seq) - 5);
@@ -617,5 +621,153 @@ describe('dashboard: the development inbox (SMTP_URL unset)', () => {
     } finally {
       await other.stop();
     }
+  });
+});
+
+describe('dashboard: every action answers with a redirect (post/redirect/get)', () => {
+  let stack: Stack;
+  let acme: Product;
+  let receiver: Receiver;
+  let cookie: string;
+  let csrf: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_SIGNUP: '1000/1m' } });
+    receiver = await new Receiver().start();
+    acme = await stack.createProduct({ name: 'Acme' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    ({ cookie, csrf } = await signIn(stack, 'ada@example.com'));
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await stack.stop();
+  });
+
+  const post = (url: string, fields: Record<string, string> = {}, session = { cookie, csrf }) =>
+    stack.request({ method: 'POST', url, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: session.csrf, ...fields }) });
+  const show = (url: string) => stack.request({ method: 'GET', url, headers: { cookie } });
+  /** The session's notice as stored, sealed; null once it was shown. */
+  const storedFlash = async (): Promise<Buffer | null> =>
+    (await stack.db.query('SELECT flash FROM dashboard_sessions WHERE hash = $1', [hashToken(cookie.split('=')[1])]))[0].flash;
+
+  it('every dashboard POST answers 303 to a page that a GET shows', async () => {
+    const pk = acme.keys.live.publishable;
+    const [toInvite, toReinvite, toMove, toDelete] = await confirmedInOrder(stack, pk, ['invite@example.com', 'reinvite@example.com', 'move@example.com', 'delete@example.com']);
+    await joinLine(stack, pk, 'next@example.com');
+    expect((await api(stack, acme.keys.live.secret).invite(toReinvite.id)).status).toBe(200);
+    const webhooks = stack.api.get(WebhooksService);
+    const spare = await webhooks.create({ productId: acme.id, mode: 'live', url: `${receiver.url}/spare` });
+    // A delivery that waits for its retry: nothing listens on port 9.
+    const failing = await webhooks.create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
+    const { eventId } = await webhooks.sendTest(failing.id);
+    const waiting = () => stack.db.query("SELECT id FROM deliveries WHERE event_id = $1 AND status = 'pending' AND next_attempt_at IS NOT NULL", [eventId]);
+    await waitFor(async () => (await waiting()).length === 1, 'the test event’s delivery to wait for its retry');
+    const [delivery] = await waiting();
+    const deliveries = CommandQueue.open(QueueName.Deliveries, stack.config);
+    await waitFor(async () => (await deliveries.getJobState(delivery.id)) === 'delayed', 'its job to wait for the retry').finally(() => deliveries.close());
+    const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
+
+    type Request = { params?: Record<string, string>; fields?: Record<string, string>; session?: { cookie: string; csrf: string } };
+    const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login' });
+    // Requests that succeed, for every POST route; the routes come from the controller's metadata below.
+    const requests: Record<string, Request[]> = {
+      login: [],
+      logout: [{ session: await signIn(stack, 'ada@example.com') }],
+      ':productId/:mode/settings': [{ fields: { name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1' } }],
+      ':productId/:mode/entries/:id/:action': [
+        { params: { id: toInvite.id, action: 'invite' } },
+        { params: { id: toReinvite.id, action: 'reinvite' } },
+        { params: { id: toMove.id, action: 'move-up' }, fields: { places: '2' } },
+        { params: { id: toDelete.id, action: 'delete' } },
+      ],
+      ':productId/:mode/line/invite-next': [{ fields: { count: '1' } }],
+      ':productId/:mode/keys': [{}],
+      ':productId/:mode/keys/:keyId/revoke': [{ params: { keyId: key.id } }],
+      ':productId/:mode/webhooks': [{ fields: { url: `${receiver.url}/new`, events: 'entry.invited' } }],
+      ':productId/:mode/webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'].map((action) => ({ params: { endpointId: spare.id, action } })),
+      ':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry': [{ params: { endpointId: failing.id, deliveryId: delivery.id } }],
+    };
+    const routes = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
+      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
+      const post = typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST;
+      return post ? [Reflect.getMetadata(PATH_METADATA, handler) as string] : [];
+    });
+    expect(routes.sort()).toEqual(Object.keys(requests).sort());
+
+    const answers: { url: string; status: number; page: number }[] = [];
+    const login = await stack.request({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: String(loginPage.headers['set-cookie']).split(';')[0] },
+      payload: form({ email: 'ada@example.com', password: PASSWORD, _csrf: csrfIn(loginPage.text) }),
+    });
+    answers.push({ url: '/dashboard/login', status: login.status, page: (await show(String(login.headers.location))).status });
+    for (const [path, list] of Object.entries(requests)) {
+      for (const request of list) {
+        const ids: Record<string, string> = { productId: acme.id, mode: 'live', ...request.params };
+        const url = `/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}`;
+        const response = await post(url, request.fields, request.session);
+        const location = response.headers.location;
+        answers.push({ url, status: response.status, page: location ? (await show(String(location))).status : 0 });
+      }
+    }
+    expect(answers.length).toBeGreaterThanOrEqual(17);
+    expect(answers).toEqual(answers.map(({ url }) => ({ url, status: 303, page: 200 })));
+  });
+
+  it('a new key pair’s secret shows once, on the page after the redirect, sealed meanwhile; a reload shows nothing and creates nothing', async () => {
+    const base = `/dashboard/${acme.id}/test/keys`;
+    const keys = async () => (await stack.db.query("SELECT count(*)::int AS n FROM api_keys WHERE product_id = $1 AND mode = 'test'", [acme.id]))[0].n;
+    const before = await keys();
+    const created = await post(base);
+    expect([created.status, created.headers.location]).toEqual([303, base]);
+    const sealed = await storedFlash();
+    expect(sealed).toBeInstanceOf(Buffer);
+    // Another page leaves it for the page it is meant for.
+    expect((await show(`/dashboard/${acme.id}/test/webhooks`)).text).not.toContain('<code data-secret>');
+    const page = await show(base);
+    const secret = /<code data-secret>(sk_test_[A-Za-z0-9_-]+)<\/code>/.exec(page.text)![1];
+    expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(secret) })).status).toBe(200);
+    expect(sealed!.toString('latin1')).not.toMatch(/sk_test_|pk_test_/);
+    expect(await storedFlash()).toBeNull();
+
+    const reload = await show(base);
+    expect(reload.status).toBe(200);
+    expect(reload.text).not.toContain('<code data-secret>');
+    expect(await keys()).toBe(before + 2);
+  });
+
+  it('a new endpoint’s secret and a rotated one show once; a reload adds no endpoint and rotates nothing', async () => {
+    const base = `/dashboard/${acme.id}/test/webhooks`;
+    const endpoints = () => stack.db.query('SELECT id, secret FROM webhook_endpoints WHERE product_id = $1 AND mode = $2 ORDER BY id', [acme.id, 'test']);
+    const created = await post(base, { url: `${receiver.url}/once`, events: 'entry.invited' });
+    expect([created.status, created.headers.location]).toEqual([303, base]);
+    const secret = /<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec((await show(base)).text)![1];
+    expect((await show(base)).text).not.toContain('<code data-secret>');
+    const [endpoint] = await endpoints();
+
+    const rotated = await post(`${base}/${endpoint.id}/rotate`);
+    expect([rotated.status, rotated.headers.location]).toEqual([303, base]);
+    const next = /<code data-secret>(whsec_[A-Za-z0-9_-]+)<\/code>/.exec((await show(base)).text)![1];
+    expect(next).not.toBe(secret);
+    const after = await endpoints();
+    expect((await show(base)).text).not.toContain('<code data-secret>');
+    expect(await endpoints()).toEqual(after);
+    expect(after).toHaveLength(1);
+  });
+
+  it('invite the next N: the result shows once after the redirect; a reload invites nobody else', async () => {
+    const pk = acme.keys.test.publishable;
+    await confirmedInOrder(stack, pk, ['first-in-line@example.com', 'second-in-line@example.com']);
+    const base = `/dashboard/${acme.id}/test/line`;
+    const invited = async () => (await stack.db.query("SELECT count(*)::int AS n FROM entries WHERE product_id = $1 AND mode = 'test' AND state = 'invited'", [acme.id]))[0].n;
+    const response = await post(`${base}/invite-next`, { count: '1' });
+    expect([response.status, response.headers.location]).toEqual([303, base]);
+    expect((await show(base)).text).toContain('1 invited.');
+    const reload = await show(base);
+    expect(reload.text).not.toContain('invited.');
+    expect(await invited()).toBe(1);
+    expect(invitationsTo(stack, 'first-in-line@example.com')).toHaveLength(1);
+    expect(invitationsTo(stack, 'second-in-line@example.com')).toHaveLength(0);
   });
 });

@@ -11,6 +11,7 @@ import {
   newToken,
   normalizeEmail,
   RedisClient,
+  SecretBox,
   TeamMember,
 } from '@app/shared';
 import { timingSafeEqual } from 'node:crypto';
@@ -18,6 +19,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { DataSource, LessThan, MoreThan } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { hashPassword, verifyPassword } from './passwords';
+import type { Notice } from './views';
 
 const SESSION_MS = 12 * 3_600_000;
 /** Failed logins allowed per address and per IP in 15 minutes. */
@@ -25,6 +27,7 @@ const LOGIN_ATTEMPTS = 10;
 
 export interface DashboardIdentity {
   user: DashboardUser;
+  session: DashboardSession;
   csrfToken: string;
   productIds: string[];
   /** The development inbox is on (SMTP_URL unset), so the dashboard links it. */
@@ -36,6 +39,7 @@ export interface DashboardIdentity {
 export class DashboardAuthService {
   private readonly failures: RateLimiterRedis;
   private readonly devInbox: boolean;
+  private readonly notices: SecretBox;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -45,6 +49,7 @@ export class DashboardAuthService {
   ) {
     const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
     this.devInbox = !config.SMTP_URL;
+    this.notices = new SecretBox(config.ENCRYPTION_KEY);
     this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
   }
 
@@ -112,7 +117,31 @@ export class DashboardAuthService {
     if (!session) return null;
     const user = await this.db.getRepository(DashboardUser).findOneByOrFail({ id: session.userId });
     const teams = await this.db.getRepository(TeamMember).findBy({ userId: user.id });
-    return { user, csrfToken: session.csrfToken, productIds: teams.map((team) => team.productId), devInbox: this.devInbox };
+    return { user, session, csrfToken: session.csrfToken, productIds: teams.map((team) => team.productId), devInbox: this.devInbox };
+  }
+
+  /**
+   * Keeps what the page at `path` shows once after an action (post/redirect/get), with the session and
+   * sealed with ENCRYPTION_KEY, since it may hold a new secret. A newer notice replaces one not yet shown.
+   */
+  async keepNotice(identity: DashboardIdentity, path: string, notice: Notice): Promise<void> {
+    const flash = this.notices.seal(JSON.stringify({ path, notice }));
+    await this.db.getRepository(DashboardSession).update({ hash: identity.session.hash }, { flash });
+  }
+
+  /** The notice kept for `path`, deleted as it is taken: only the request that deletes it shows it. */
+  async takeNotice(identity: DashboardIdentity, path: string): Promise<Notice | undefined> {
+    const { hash, flash } = identity.session;
+    if (!flash) return undefined;
+    let kept: { path: string; notice: Notice } | undefined;
+    try {
+      kept = JSON.parse(this.notices.open(flash));
+    } catch {
+      // Sealed under an ENCRYPTION_KEY since replaced: it can never be shown, so it goes.
+    }
+    if (kept && kept.path !== path) return undefined;
+    const [, taken]: [unknown[], number] = await this.db.query('UPDATE dashboard_sessions SET flash = NULL WHERE hash = $1 AND flash = $2', [hash, flash]);
+    return taken ? kept?.notice : undefined;
   }
 
   async logOut(token: string): Promise<void> {

@@ -24,6 +24,7 @@ import {
   LINE_PAGE,
   linePage,
   loginPage,
+  Notice,
   overviewPage,
   productsPage,
   SETTINGS_FIELDS,
@@ -106,7 +107,8 @@ export class DashboardController {
   @UseGuards(DashboardGuard)
   async settings(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    await this.page(reply, 200, settingsPage(identity, product, mode, product));
+    const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/settings`);
+    await this.page(reply, 200, settingsPage(identity, product, mode, product, notice));
   }
 
   @Post(':productId/:mode/settings')
@@ -125,7 +127,7 @@ export class DashboardController {
       return this.page(reply, 400, settingsPage(identity, product, mode, fields, { error: `${parsed.error.issues[0].message}.` }));
     }
     await this.products.update(productId, parsed.data);
-    await this.page(reply, 200, settingsPage(identity, { ...product, ...parsed.data }, mode, parsed.data, { saved: true }));
+    await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/settings`, { saved: true });
   }
 
   @Get(':productId/:mode/entries')
@@ -238,7 +240,8 @@ export class DashboardController {
   @UseGuards(DashboardGuard)
   async line(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front({ keyId: 'dashboard', productId, mode }, LINE_PAGE)));
+    const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/line`);
+    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front({ keyId: 'dashboard', productId, mode }, LINE_PAGE), notice?.invitedNext));
   }
 
   @Post(':productId/:mode/line/invite-next')
@@ -252,27 +255,25 @@ export class DashboardController {
   ) {
     const count = wholeNumber(body?.count);
     if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError('invalid_request', 'Invite from 1 to 1,000 people at a time.');
-    const scope = { keyId: 'dashboard', productId, mode };
-    const result = await this.invitations.inviteNext(scope, count);
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    const counts = { invited: result.invited.length, failed: result.failed.length };
-    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front(scope, LINE_PAGE), counts));
+    const result = await this.invitations.inviteNext({ keyId: 'dashboard', productId, mode }, count);
+    const invitedNext = { invited: result.invited.length, failed: result.failed.length };
+    await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/line`, { invitedNext });
   }
 
   @Get(':productId/:mode/keys')
   @UseGuards(DashboardGuard)
   async keyList(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    await this.page(reply, 200, keysPage(identity, product, mode, await this.keys.list(productId, mode)));
+    const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/keys`);
+    await this.page(reply, 200, keysPage(identity, product, mode, await this.keys.list(productId, mode), notice?.keyPair));
   }
 
-  /** The new secret is shown in this answer only; it is never stored, so it cannot be shown again. */
+  /** The new secret is shown once, on the page this redirects to; only its hash is kept with the key. */
   @Post(':productId/:mode/keys')
   @UseGuards(DashboardGuard)
   async createKey(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    const created = await this.keys.createPair(productId, mode);
-    await this.page(reply, 201, keysPage(identity, product, mode, await this.keys.list(productId, mode), created));
+    const keyPair = await this.keys.createPair(productId, mode);
+    await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/keys`, { keyPair });
   }
 
   @Post(':productId/:mode/keys/:keyId/revoke')
@@ -285,10 +286,11 @@ export class DashboardController {
   @Get(':productId/:mode/webhooks')
   @UseGuards(DashboardGuard)
   async endpoints(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    await this.webhooksPage(reply, identity, productId, mode, 200);
+    const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/webhooks`);
+    await this.webhooksPage(reply, identity, productId, mode, 200, notice);
   }
 
-  /** The new endpoint's secret is shown in this answer only. */
+  /** The new endpoint's secret is shown once, on the page this redirects to. */
   @Post(':productId/:mode/webhooks')
   @UseGuards(DashboardGuard)
   async createEndpoint(
@@ -301,7 +303,7 @@ export class DashboardController {
     const events = ([] as unknown[]).concat(body?.events ?? []).filter((type): type is string => typeof type === 'string');
     try {
       const created = await this.webhooks.create({ productId, mode, url: typeof body?.url === 'string' ? body.url : '', events });
-      await this.webhooksPage(reply, identity, productId, mode, 201, { secret: created.secret });
+      await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/webhooks`, { secret: created.secret });
     } catch (error) {
       if (!(error instanceof WebhookError)) throw error;
       await this.webhooksPage(reply, identity, productId, mode, error.status, { error: error.message });
@@ -319,12 +321,13 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ) {
     if (!(await this.webhooks.endpointOf(productId, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
+    const back = (notice?: Notice) => this.redirect(reply, identity, `/dashboard/${productId}/${mode}/webhooks`, notice);
     switch (action) {
       case 'rotate':
-        return this.webhooksPage(reply, identity, productId, mode, 200, { secret: (await this.webhooks.rotateSecret(endpointId)).secret });
+        return back({ secret: (await this.webhooks.rotateSecret(endpointId)).secret });
       case 'test':
         await this.webhooks.sendTest(endpointId);
-        return this.webhooksPage(reply, identity, productId, mode, 200, { sent: true });
+        return back({ sent: true });
       case 'disable':
       case 'enable':
         await this.webhooks.setDisabled(endpointId, action === 'disable');
@@ -335,7 +338,7 @@ export class DashboardController {
       default:
         throw new ApiError('not_found', 'No such page.');
     }
-    await reply.redirect(`/dashboard/${productId}/${mode}/webhooks`, 303);
+    await back();
   }
 
   @Get(':productId/:mode/webhooks/:endpointId')
@@ -389,6 +392,12 @@ export class DashboardController {
   ) {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
     await this.page(reply, status, webhooksPage(identity, product, mode, await this.webhooks.list(productId, mode), notice));
+  }
+
+  /** Post/redirect/get: an action's result waits in the session for the page at `path`, never in the URL. */
+  private async redirect(reply: FastifyReply, identity: DashboardIdentity, path: string, notice?: Notice): Promise<void> {
+    if (notice) await this.auth.keepNotice(identity, path, notice);
+    await reply.redirect(path, 303);
   }
 
   private async loginPage(request: FastifyRequest, reply: FastifyReply, status: number, error?: string, email?: string): Promise<void> {

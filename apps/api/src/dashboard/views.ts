@@ -48,6 +48,21 @@ function when(value: Date | string | null, seconds = false): string {
   return `${new Date(value).toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
 }
 
+/**
+ * What a page shows once after the action that led to it: the action answers with a redirect and the
+ * notice waits in the session (post/redirect/get), so that a reload repeats nothing and shows nothing.
+ */
+export interface Notice {
+  /** A new key pair, its secret shown this once. */
+  keyPair?: KeyPair;
+  /** A new or rotated webhook signing secret, shown this once. */
+  secret?: string;
+  /** A webhook.test event is on its way. */
+  sent?: boolean;
+  saved?: boolean;
+  invitedNext?: { invited: number; failed: number };
+}
+
 /** A one-button form that posts to `action` with the session's CSRF token. */
 function postButton(
   identity: DashboardIdentity,

@@ -219,6 +219,8 @@ export class DashboardSession {
   @Column('text', { name: 'csrf_token' }) csrfToken!: string;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
   @Column('timestamp with time zone', { name: 'expires_at', precision: 3 }) expiresAt!: Date;
+  /** What the next page shows once after an action (post/redirect/get), sealed: it may hold a new secret. */
+  @Column('bytea', { nullable: true }) flash!: Buffer | null;
 }
 
 export const ENTITIES = [
