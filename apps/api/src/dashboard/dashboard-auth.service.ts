@@ -49,7 +49,7 @@ export class DashboardAuthService {
   ) {
     const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
     this.devInbox = !config.SMTP_URL;
-    this.notices = new SecretBox(config.ENCRYPTION_KEY);
+    this.notices = new SecretBox(config.ENCRYPTION_KEY, 'waitlist dashboard notices');
     this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
   }
 

@@ -17,6 +17,7 @@ describe(SecretBox.name, () => {
     expect(sealed.toString('utf8')).not.toContain('whsec_secret');
     expect(box.open(sealed)).toBe('whsec_secret');
     expect(() => new SecretBox(Buffer.alloc(32, 2)).open(sealed)).toThrow();
+    expect(() => new SecretBox(Buffer.alloc(32, 1), 'another purpose').open(sealed)).toThrow();
     sealed[sealed.length - 1] ^= 1;
     expect(() => box.open(sealed)).toThrow();
   });

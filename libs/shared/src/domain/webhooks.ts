@@ -10,12 +10,15 @@ export function signatureHeader(secrets: string[], body: string, unixSeconds: nu
   return [`t=${unixSeconds}`, ...signatures].join(',');
 }
 
-/** Webhook signing secrets are stored encrypted (AES-256-GCM under a key derived from ENCRYPTION_KEY). */
+/**
+ * Secrets at rest (AES-256-GCM under a key derived from ENCRYPTION_KEY): webhook signing secrets by
+ * default; another purpose derives its own key, so one kind of sealed text never opens as another.
+ */
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(encryptionKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'waitlist webhook secrets', 32));
+  constructor(encryptionKey: Buffer, purpose = 'waitlist webhook secrets') {
+    this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), purpose, 32));
   }
 
   seal(secret: string): Buffer {
