@@ -178,7 +178,7 @@ describe('entries API', () => {
   });
 
   it('a missing, unknown or revoked key is 401 unauthorized', async () => {
-    const { KeysService } = await import('../apps/api/src/auth/keys.service');
+    const { KeysService } = await import('../apps/api/src/keys/keys.service');
     const pair = await stack.api.get(KeysService).createPair(product.id, 'test');
     expect((await get('/api/v1/entries', pair.secret)).status).toBe(200);
     await stack.api.get(KeysService).revoke(pair.secret);

@@ -1,6 +1,6 @@
 import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
-import { TAKE_FRONT_OF_LINE } from '../apps/api/src/invitations/invitations.service';
+import { TAKE_FRONT_OF_LINE } from '../apps/api/src/line/line.service';
 import { api, codeIn, invitationsTo, line, Scope, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
@@ -107,8 +107,12 @@ describe('invitations under concurrency, refusals and line order', () => {
       new Date(),
       new Date(),
     ]);
-    const text = JSON.stringify(plan);
-    expect(text).toContain('"Index Name":"entries_line"');
-    expect(text).not.toContain('"Node Type":"Sort"');
+    expect(JSON.stringify(plan)).toContain('"Index Name":"entries_line"');
+    // The only sort allowed puts the taken entries (at most `count`) in order, never the line itself.
+    type PlanNode = { 'Node Type': string; 'Parent Relationship'?: string; Plans?: PlanNode[] };
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const sorts = nodes(plan[0].Plan).filter((node) => node['Node Type'] === 'Sort');
+    const sorted = (sort: PlanNode) => sort.Plans?.filter((input) => input['Parent Relationship'] === 'Outer').map((input) => input['Node Type']);
+    expect(sorts.map(sorted)).toEqual(sorts.map(() => ['CTE Scan']));
   });
 });

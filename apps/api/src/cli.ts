@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   AppConfig,
-  Clock,
   ConfigModule,
   createDataSource,
   DatabaseModule,
@@ -12,16 +11,20 @@ import {
   Mode,
   newToken,
   Product,
-  RedisClient,
 } from '@app/shared';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { KeysService } from './auth/keys.service';
+import { CommonModule } from './common/common.module';
+import { DashboardAuthModule } from './dashboard/dashboard-auth.module';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
+import { KeysModule } from './keys/keys.module';
+import { KeysService } from './keys/keys.service';
+import { ProductsModule } from './products/products.module';
 import { CreatedProduct, ProductsService } from './products/products.service';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
@@ -78,8 +81,7 @@ async function run(args: string[], config: AppConfig): Promise<{ json: object; t
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule],
-      providers: [Clock, RedisClient, KeysService, ProductsService, WebhooksService, DashboardAuthService],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, CommonModule, KeysModule, ProductsModule, WebhooksModule, DashboardAuthModule],
     },
     { logger: false },
   );

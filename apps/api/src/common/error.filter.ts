@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
-import { LoginRequired } from '../dashboard/dashboard.guard';
 import { renderMessagePage } from './html';
 
 /** Whatever went wrong, the client gets the error body of DESIGN.md §3 (or a page, on hosted pages). */
@@ -12,10 +11,6 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    if (exception instanceof LoginRequired) {
-      void reply.redirect('/dashboard/login', 303);
-      return;
-    }
     const error = this.toApiError(exception);
     if (error.status >= 500) {
       this.logger.error(`${request.id} ${request.method} ${request.routeOptions.url ?? 'unknown route'}`, (exception as Error)?.stack);

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
-import type { KeyScope } from '../auth/keys.service';
+import type { KeyScope } from '../common/scope';
 import { ApiError, ErrorCode } from './api-error';
 
 /** Visible ASCII, 1 to 255 characters (SPEC.md). */

@@ -47,3 +47,9 @@ export const Query = (schema: z.ZodType) => QueryParam({ shape: schema });
 
 /** A query value that appears once: Fastify turns a repeated parameter into an array. */
 export const single = z.string({ message: 'expected a single value' });
+
+/** A JSON number that is a whole number from `min` to `max`, with the message the API answers otherwise. */
+export const wholeNumber = (min: number, max: number) => {
+  const message = `expected a whole number from ${min} to ${max}`;
+  return z.number({ message }).int(message).min(min, message).max(max, message);
+};

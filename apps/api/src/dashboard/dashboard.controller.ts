@@ -1,19 +1,20 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, Entry, Mode, newToken, normalizeEmail, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { DataSource, In } from 'typeorm';
-import { KeysService } from '../auth/keys.service';
+import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.controller';
+import { LineService } from '../line/line.service';
 import { EntriesService, ListQuery } from '../entries/entries.service';
 import { InvitationsService } from '../invitations/invitations.service';
 import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service';
 import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
-import { DashboardGuard, Identity, readCookie, SESSION_COOKIE } from './dashboard.guard';
+import { DashboardGuard, Identity, LoginRedirect, SESSION_COOKIE, readCookie } from './dashboard.guard';
 import { loadOverview } from './overview';
 import {
   ACTION_MESSAGES,
@@ -42,10 +43,12 @@ const HEADERS = {
 };
 
 @Controller('dashboard')
+@UseFilters(LoginRedirect)
 export class DashboardController {
   constructor(
     private readonly auth: DashboardAuthService,
     private readonly entries: EntriesService,
+    private readonly lineService: LineService,
     private readonly invitations: InvitationsService,
     private readonly keys: KeysService,
     private readonly webhooks: WebhooksService,
@@ -141,7 +144,7 @@ export class DashboardController {
   ): Promise<void> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
     const listing = entryListing(query, true);
-    const page = await this.entries.list({ keyId: 'dashboard', productId, mode }, listing);
+    const page = await this.entries.list({ productId, mode }, listing);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
     await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email, state: listing.state }));
   }
@@ -161,7 +164,7 @@ export class DashboardController {
       yield CSV_HEADER;
       let cursor: string | undefined;
       do {
-        const page = await entries.list({ keyId: 'dashboard', productId, mode }, { ...filters, limit: 1000, cursor });
+        const page = await entries.list({ productId, mode }, { ...filters, limit: 1000, cursor });
         yield csvRows(page.data);
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
@@ -182,12 +185,12 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    const record = await this.entries.record({ keyId: 'dashboard', productId, mode }, id);
+    const record = await this.entries.record({ productId, mode }, id);
     const view = {
       product,
       mode,
       entry: toEntry(record),
-      place: record.state === 'confirmed' ? await this.entries.placeInLine(record) : null,
+      place: record.state === 'confirmed' ? await this.lineService.placeInLine(record) : null,
       movedUp: record.movedUp,
       referred: await this.entries.referred(record),
       message: typeof message === 'string' ? ACTION_MESSAGES.get(message) : undefined,
@@ -206,7 +209,7 @@ export class DashboardController {
     @Body() body: { places?: unknown },
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const scope = { keyId: 'dashboard', productId, mode };
+    const scope = { productId, mode };
     // An unknown entry is 404, not a refusal shown on a page that does not exist.
     await this.entries.record(scope, id);
     const back = (message: string) => reply.redirect(`/dashboard/${productId}/${mode}/entries/${encodeURIComponent(id)}?message=${message}`, 303);
@@ -221,7 +224,7 @@ export class DashboardController {
         case 'move-up': {
           const places = wholeNumber(body?.places);
           if (!Number.isInteger(places) || places < 1 || places > 1_000_000) throw new ApiError('invalid_request', 'places');
-          await this.entries.moveUp(scope, id, places);
+          await this.lineService.moveUp(scope, id, places);
           return void (await back('moved-up'));
         }
         case 'delete':
@@ -241,7 +244,7 @@ export class DashboardController {
   async line(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
     const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/line`);
-    await this.page(reply, 200, linePage(identity, product, mode, await this.entries.front({ keyId: 'dashboard', productId, mode }, LINE_PAGE), notice?.invitedNext));
+    await this.page(reply, 200, linePage(identity, product, mode, await this.lineService.front({ productId, mode }, LINE_PAGE), notice?.invitedNext));
   }
 
   @Post(':productId/:mode/line/invite-next')
@@ -255,7 +258,7 @@ export class DashboardController {
   ) {
     const count = wholeNumber(body?.count);
     if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError('invalid_request', 'Invite from 1 to 1,000 people at a time.');
-    const result = await this.invitations.inviteNext({ keyId: 'dashboard', productId, mode }, count);
+    const result = await this.invitations.inviteNext({ productId, mode }, count);
     const invitedNext = { invited: result.invited.length, failed: result.failed.length };
     await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/line`, { invitedNext });
   }

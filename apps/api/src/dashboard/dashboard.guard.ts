@@ -1,13 +1,21 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { ArgumentsHost, CanActivate, Catch, createParamDecorator, ExceptionFilter, ExecutionContext, Injectable } from '@nestjs/common';
 import { MODES, Mode } from '@app/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 
 export const SESSION_COOKIE = 'wl_session';
 
-/** Thrown where a page needs a signed-in user; the error filter turns it into a redirect to the login. */
+/** Thrown where a page needs a signed-in user; LoginRedirect turns it into a redirect to the login. */
 export class LoginRequired extends Error {}
+
+/** The dashboard's pages send anyone not signed in to the login. */
+@Catch(LoginRequired)
+export class LoginRedirect implements ExceptionFilter {
+  catch(_error: LoginRequired, host: ArgumentsHost): void {
+    void host.switchToHttp().getResponse<FastifyReply>().redirect('/dashboard/login', 303);
+  }
+}
 
 type DashboardRequest = FastifyRequest & { identity?: DashboardIdentity };
 

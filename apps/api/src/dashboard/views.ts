@@ -1,6 +1,6 @@
 import { ApiKey, Entry, ENTRY_EVENT_TYPES, EntryRecord, Mode, Product, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../webhooks/webhooks.service';
-import type { KeyPair } from '../auth/keys.service';
+import type { KeyPair } from '../keys/keys.service';
 import { html, SafeHtml } from '../common/html';
 import type { DashboardIdentity } from './dashboard-auth.service';
 import type { Overview, Series } from './overview';

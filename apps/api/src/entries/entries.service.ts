@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, IN_LINE_ORDER, lineOrder, recordEvent, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
 import { DataSource, IsNull, Not } from 'typeorm';
-import type { KeyScope } from '../auth/keys.service';
+import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
 import { CursorCodec } from './cursor';
 
@@ -33,7 +33,7 @@ export class EntriesService {
   }
 
   /** Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters. */
-  async list(scope: KeyScope, query: ListQuery): Promise<EntryPage> {
+  async list(scope: ProductScope, query: ListQuery): Promise<EntryPage> {
     const contains = query.emailContains === undefined ? [] : [`contains:${query.emailContains}`];
     const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains].join('|');
     const after = query.cursor === undefined ? null : this.cursors.decode(query.cursor, context);
@@ -64,14 +64,14 @@ export class EntriesService {
     };
   }
 
-  async get(scope: KeyScope, id: string): Promise<Entry> {
+  async get(scope: ProductScope, id: string): Promise<Entry> {
     const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
     if (!record) throw notFound();
     return toEntry(record);
   }
 
   /** The entry's record, for the dashboard's entry page; 404 outside the scope. */
-  async record(scope: KeyScope, id: string): Promise<EntryRecord> {
+  async record(scope: ProductScope, id: string): Promise<EntryRecord> {
     const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
     if (!record) throw notFound();
     return record;
@@ -87,45 +87,8 @@ export class EntriesService {
     return rows.map(toEntry);
   }
 
-  /** The front of the line: the first `limit` waiting entries in line order. */
-  async front(scope: KeyScope, limit: number): Promise<EntryRecord[]> {
-    return this.db
-      .getRepository(EntryRecord)
-      .createQueryBuilder('e')
-      .where(`e.product_id = :productId AND e.mode = :mode AND e.state = 'confirmed'`, scope)
-      .orderBy(IN_LINE_ORDER)
-      .limit(limit)
-      .getMany();
-  }
-
-  /** 1 for the front of the line: the waiting entries ahead of this waiting one in line order, plus one. */
-  async placeInLine(entry: EntryRecord): Promise<number> {
-    const [{ ahead }]: { ahead: string }[] = await this.db.query(
-      `SELECT count(*) AS ahead FROM entries
-       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed' AND (${IN_LINE_ORDER}) < ($3, $4, $5)`,
-      [entry.productId, entry.mode, ...lineOrder({ lineKey: entry.lineKey!, confirmationSeq: entry.confirmationSeq! })],
-    );
-    return Number(ahead) + 1;
-  }
-
-  /** Moves a waiting entry up by `places`, on top of earlier moves and its referrals; no event, no mail. */
-  async moveUp(scope: KeyScope, id: string, places: number): Promise<Entry> {
-    const [rows]: [{ id: string }[], number] = await this.db.query(
-      `UPDATE entries SET moved_up = moved_up + $4, line_key = line_key - $4
-       WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = 'confirmed' RETURNING id`,
-      [id, scope.productId, scope.mode, places],
-    );
-    const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
-    if (!record) throw notFound();
-    if (rows.length === 0) {
-      if (record.state === 'pending') throw new ApiError('not_confirmed', 'The entry has not confirmed its address.');
-      throw new ApiError('already_invited', 'The entry was already invited; it is no longer in line.');
-    }
-    return toEntry(record);
-  }
-
   /** Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was. */
-  async delete(scope: KeyScope, id: string): Promise<void> {
+  async delete(scope: ProductScope, id: string): Promise<void> {
     await this.db.transaction(async (manager) => {
       const record = await manager
         .getRepository(EntryRecord)

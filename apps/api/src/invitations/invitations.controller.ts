@@ -1,13 +1,14 @@
-import { Controller, Get, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
-import { normalizeEmail } from '@app/shared';
+import { Controller, Get, HttpCode, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Entry, normalizeEmail } from '@app/shared';
 import { z } from 'zod';
-import { KeyScope } from '../auth/keys.service';
-import { Scope, SecretKeyGuard } from '../auth/secret-key.guard';
+import type { KeyScope } from '../common/scope';
+import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import { ApiError } from '../common/api-error';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
-import { JsonBody, Query } from '../common/validation';
-import { CodeCheck, InvitationsService } from './invitations.service';
+import { JsonBody, Query, wholeNumber } from '../common/validation';
+import { CodeCheck, InvitationsService, InviteNextResult } from './invitations.service';
 
+export const INVITE_NEXT = z.object({ count: wholeNumber(1, 1000) });
 const TOKEN = z.object({ token: z.string({ message: 'expected the invite code as a string' }).min(1).max(512) });
 
 /** The invited check knows one error: whatever is wrong with the address is invalid_email. */
@@ -21,6 +22,27 @@ const emailOnly = z.object({ email: z.unknown().optional() }).transform(({ email
 @UseGuards(SecretKeyGuard)
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
+
+  @Post('entries/invite-next')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  inviteNext(@Scope() scope: KeyScope, @JsonBody(INVITE_NEXT) body: { count: number }): Promise<InviteNextResult> {
+    return this.invitations.inviteNext(scope, body.count);
+  }
+
+  @Post('entries/:id/invite')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  invite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
+    return this.invitations.invite(scope, id);
+  }
+
+  @Post('entries/:id/reinvite')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  reinvite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
+    return this.invitations.reinvite(scope, id);
+  }
 
   @Post('invited')
   @HttpCode(200)

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, compareInLine, Entry, EntryRecord, hashToken, IN_LINE_ORDER, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { KeyScope } from '../auth/keys.service';
+import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
 import { notFound } from '../entries/entries.service';
+import { LineService } from '../line/line.service';
 import { InvitationMailer } from './invitation-mailer';
 
 /** Mails of one invite-next call in flight at once. */
@@ -14,21 +15,6 @@ const INVITE_NEXT_CONCURRENCY = 20;
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
 const HOLD_MS = INVITATION_WAIT_MS + 5_000;
-
-/**
- * Holds the first $3 waiting entries of a product and mode for request $4 until $5. An index scan of
- * entries_line (no sort of the line), so it costs the same for a line of a thousand or a million;
- * SKIP LOCKED keeps concurrent calls off each other's entries.
- */
-export const TAKE_FRONT_OF_LINE = `
-  UPDATE entries SET invite_request = $4, invite_held_until = $5
-  WHERE id IN (
-    SELECT id FROM entries
-    WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
-      AND (invite_held_until IS NULL OR invite_held_until < $6)
-    ORDER BY ${IN_LINE_ORDER}
-    LIMIT $3 FOR UPDATE SKIP LOCKED)
-  RETURNING id, line_key, confirmation_seq`;
 
 export interface InviteNextResult {
   invited: string[];
@@ -51,36 +37,25 @@ export class InvitationsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly mailer: InvitationMailer,
+    private readonly line: LineService,
     private readonly clock: Clock,
   ) {}
 
   /** Invites a confirmed entry: 200 with the entry once the mail was handed over, else 502 mail_failed. */
-  async invite(scope: KeyScope, id: string): Promise<Entry> {
+  async invite(scope: ProductScope, id: string): Promise<Entry> {
     return this.sendInvitation(scope, id, false);
   }
 
   /** A new mail with a new code for an invited entry; the old code stops working once it is handed over. */
-  async reinvite(scope: KeyScope, id: string): Promise<Entry> {
+  async reinvite(scope: ProductScope, id: string): Promise<Entry> {
     return this.sendInvitation(scope, id, true);
   }
 
   /** The first `count` entries in line order; concurrent calls never take the same entry. */
-  async inviteNext(scope: KeyScope, count: number): Promise<InviteNextResult> {
+  async inviteNext(scope: ProductScope, count: number): Promise<InviteNextResult> {
     const requestId = randomUUID();
     const now = this.clock.now();
-    const [rows]: [{ id: string }[], number] = await this.db.query(TAKE_FRONT_OF_LINE, [
-      scope.productId,
-      scope.mode,
-      count,
-      requestId,
-      new Date(now.getTime() + BATCH_HOLD_MS),
-      now,
-    ]);
-    // RETURNING does not keep the subquery's order; the line order is restored here.
-    const taken = (rows as unknown as { id: string; line_key: string; confirmation_seq: string }[])
-      .map((row) => ({ id: row.id, lineKey: Number(row.line_key), confirmationSeq: Number(row.confirmation_seq) }))
-      .sort(compareInLine)
-      .map((row) => row.id);
+    const taken = await this.line.takeFront(scope, count, { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now });
     const outcomes = new Map<string, boolean>();
     let next = 0;
     const worker = async () => {
@@ -96,7 +71,7 @@ export class InvitationsService {
   }
 
   /** Checks a code without using it up. */
-  async verify(scope: KeyScope, token: string): Promise<CodeCheck> {
+  async verify(scope: ProductScope, token: string): Promise<CodeCheck> {
     const now = this.clock.now();
     const [row]: { email: string; recorded: boolean }[] = await this.db.query(
       `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
@@ -113,7 +88,7 @@ export class InvitationsService {
    * Uses a code up: valid is true exactly once per code, under any concurrency; entry.redeemed once per
    * entry. A code whose handover was never recorded is recorded first (entry.invited, then entry.redeemed).
    */
-  async redeem(scope: KeyScope, token: string): Promise<CodeCheck> {
+  async redeem(scope: ProductScope, token: string): Promise<CodeCheck> {
     const hash = hashToken(token);
     return this.db.transaction(async (manager) => {
       const now = this.clock.now();
@@ -136,14 +111,14 @@ export class InvitationsService {
   }
 
   /** An address is invited while its entry is invited or redeemed; unknown addresses are not. */
-  async isInvited(scope: KeyScope, email: string): Promise<{ invited: boolean }> {
+  async isInvited(scope: ProductScope, email: string): Promise<{ invited: boolean }> {
     const record = await this.db
       .getRepository(EntryRecord)
       .findOne({ where: { productId: scope.productId, mode: scope.mode, email }, select: { state: true } });
     return { invited: record?.state === 'invited' || record?.state === 'redeemed' };
   }
 
-  private async sendInvitation(scope: KeyScope, id: string, again: boolean): Promise<Entry> {
+  private async sendInvitation(scope: ProductScope, id: string, again: boolean): Promise<Entry> {
     const requestId = await this.hold(scope, id, again);
     await this.mailer.send({ entryId: id, requestId, again });
     if (!(await this.settle(id, requestId))) {
@@ -153,7 +128,7 @@ export class InvitationsService {
   }
 
   /** Holds the entry for this request, or explains with the spec's error why it cannot be invited now. */
-  private async hold(scope: KeyScope, id: string, again: boolean): Promise<string> {
+  private async hold(scope: ProductScope, id: string, again: boolean): Promise<string> {
     const requestId = randomUUID();
     const now = this.clock.now();
     const [, held]: [unknown, number] = await this.db.query(

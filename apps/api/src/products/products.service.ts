@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, newId, Product } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { KeyPair, KeysService } from '../auth/keys.service';
+import { KeyPair, KeysService } from '../keys/keys.service';
+import { LineService } from '../line/line.service';
 
 export interface NewProduct {
   name: string;
@@ -53,6 +54,7 @@ export class ProductsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly keys: KeysService,
+    private readonly line: LineService,
     private readonly clock: Clock,
   ) {}
 
@@ -74,24 +76,11 @@ export class ProductsService {
     });
   }
 
-  /**
-   * Changes the settings; a new number of referral places moves everyone waiting to their new place.
-   * Holding both line counters makes the change and any confirmation happen one after the other:
-   * a confirmation reads the places only once it holds its counter.
-   */
+  /** Changes the settings; a new number of referral places moves everyone waiting to their new place. */
   async update(id: string, settings: ProductSettings): Promise<void> {
     await this.db.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, 'live', 0), ($1, 'test', 0)
-         ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq`,
-        [id],
-      );
       await manager.update(Product, id, settings);
-      await manager.query(
-        `UPDATE entries SET line_key = confirmation_seq - $2 * referrals - moved_up
-         WHERE product_id = $1 AND state = 'confirmed' AND line_key <> confirmation_seq - $2 * referrals - moved_up`,
-        [id, settings.referralPlaces],
-      );
+      await this.line.rekey(manager, id, settings.referralPlaces);
     });
   }
 

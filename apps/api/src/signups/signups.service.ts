@@ -10,7 +10,6 @@ import {
   EntryRecord,
   EntryToken,
   hashToken,
-  lineKey,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -21,10 +20,11 @@ import {
   TokenPurpose,
 } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { KeyScope, KeysService } from '../auth/keys.service';
+import type { KeyScope } from '../common/scope';
+import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
 import { RateLimits } from '../common/rate-limits';
-import { EntriesService } from '../entries/entries.service';
+import { LineService } from '../line/line.service';
 
 export interface SignupInput {
   key: string;
@@ -45,7 +45,7 @@ export class SignupsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeysService,
-    private readonly entries: EntriesService,
+    private readonly line: LineService,
     private readonly limits: RateLimits,
     private readonly clock: Clock,
   ) {}
@@ -105,7 +105,7 @@ export class SignupsService {
     return {
       state: 'confirmed',
       productName: product.name,
-      place: await this.entries.placeInLine(record),
+      place: await this.line.placeInLine(record),
       referralLink: await this.referralLink(product, record),
     };
   }
@@ -120,49 +120,17 @@ export class SignupsService {
       const entry = await this.entryOfToken(manager, token, 'confirm', true);
       if (entry.state !== 'pending') return;
       const now = this.clock.now();
-      const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
-        `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
-         ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + 1
-         RETURNING last_seq`,
-        [entry.productId, entry.mode],
-      );
-      // Read only now, while holding the counter, so that a change of referral places cannot slip in between.
-      const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
-      const counts = entry.referredBy !== null && (await this.referralCounts(manager, entry, entry.referredBy));
+      const counted = await this.line.join(manager, entry);
       Object.assign(entry, {
         state: 'confirmed',
         confirmedAt: now,
-        confirmationSeq: Number(seq),
-        lineKey: lineKey({ confirmationSeq: Number(seq), referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces),
         referralCode: newReferralCode(),
         // A referral that does not count is forgotten: the referrer's referred entries are those that counted.
-        referredBy: counts ? entry.referredBy : null,
+        referredBy: counted ? entry.referredBy : null,
       });
       await manager.save(entry);
-      if (counts) {
-        await manager.query(
-          `UPDATE entries SET referrals = referrals + 1, line_key = line_key - $2 WHERE id = $1`,
-          [entry.referredBy, product.referralPlaces],
-        );
-      }
       await recordEvent(manager, 'entry.confirmed', entry, toEntry(entry), now);
     });
-  }
-
-  /**
-   * Whether a referral counts: not when the entry's mailbox (canonicalEmail) is its referrer's own, nor
-   * when that mailbox's referral has counted before in this product and mode, through any link, as any
-   * variant, for an entry since deleted or not. Only the mailbox's SHA-256 is kept.
-   */
-  private async referralCounts(manager: EntityManager, entry: EntryRecord, referredBy: string): Promise<boolean> {
-    const referrer = await manager.getRepository(EntryRecord).findOneBy({ id: referredBy });
-    const mailbox = canonicalEmail(entry.email);
-    if (!referrer || canonicalEmail(referrer.email) === mailbox) return false;
-    const credited: unknown[] = await manager.query(
-      `INSERT INTO referral_credits (product_id, mode, email_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
-      [entry.productId, entry.mode, hashToken(mailbox)],
-    );
-    return credited.length > 0;
   }
 
   /** The product name behind an unsubscribe link, for its page; 404 when the link is spent. */

@@ -16,6 +16,9 @@ export function lineKey(entry: LineStanding, referralPlaces: number): number {
   return entry.confirmationSeq - referralPlaces * entry.referrals - entry.movedUp;
 }
 
+/** lineKey in SQL over the entries table, with the referral places given as `referralPlaces` (a parameter like $2). */
+export const LINE_KEY_SQL = (referralPlaces: string) => `confirmation_seq - ${referralPlaces} * referrals - moved_up`;
+
 export interface InLine {
   lineKey: number;
   confirmationSeq: number;

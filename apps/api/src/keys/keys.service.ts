@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiKey, Clock, hashToken, KeyKind, Mode, newId, newToken } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-
-/** What a request authenticated with a key may see: one product in one mode. */
-export interface KeyScope {
-  keyId: string;
-  productId: string;
-  mode: Mode;
-}
+import type { KeyScope } from '../common/scope';
 
 export interface KeyPair {
   secret: string;

@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { RateLimits } from '../common/rate-limits';
-import { KeyScope, KeysService } from './keys.service';
+import type { KeyScope } from '../common/scope';
+import { KeysService } from './keys.service';
 
 const NO_RATE_LIMIT = 'waitlist:no-rate-limit';
 

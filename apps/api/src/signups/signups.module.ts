@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { KeysModule } from '../keys/keys.module';
+import { LineModule } from '../line/line.module';
+import { PagesController } from './pages.controller';
+import { SignupsController } from './signups.controller';
+import { SignupsService } from './signups.service';
+
+/** Public sign-up, and the hosted pages: sign-up form, confirm, unsubscribe. */
+@Module({ imports: [KeysModule, LineModule], controllers: [SignupsController, PagesController], providers: [SignupsService] })
+export class SignupsModule {}
