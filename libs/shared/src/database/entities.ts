@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
+import type { EntryState } from '../domain/entry';
 import type { Mode } from '../domain/modes';
 
 /** bigint columns come back from pg as strings; every number we keep in them fits a JS number. */
@@ -35,9 +36,6 @@ export class ApiKey {
   @Column('timestamp with time zone', { name: 'revoked_at', precision: 3, nullable: true }) revokedAt!: Date | null;
   @Column('timestamp with time zone', { name: 'last_used_at', precision: 3, nullable: true }) lastUsedAt!: Date | null;
 }
-
-export const ENTRY_STATES = ['pending', 'confirmed', 'invited', 'redeemed'] as const;
-export type EntryState = (typeof ENTRY_STATES)[number];
 
 @Entity('entries')
 export class EntryRecord {

@@ -1,4 +1,5 @@
-import type { EntryRecord, EntryState } from '../database/entities';
+export const ENTRY_STATES = ['pending', 'confirmed', 'invited', 'redeemed'] as const;
+export type EntryState = (typeof ENTRY_STATES)[number];
 
 /** The Entry resource of SPEC.md, as the API returns it and events carry it. */
 export interface Entry {
@@ -15,7 +16,20 @@ export interface Entry {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function toEntry(record: EntryRecord): Entry {
+/** What toEntry reads of a stored entry (an EntryRecord). */
+interface StoredEntry {
+  id: string;
+  email: string;
+  state: EntryState;
+  createdAt: Date;
+  confirmedAt: Date | null;
+  invitedAt: Date | null;
+  redeemedAt: Date | null;
+  referralCode: string | null;
+  referrals: number;
+}
+
+export function toEntry(record: StoredEntry): Entry {
   return {
     id: record.id,
     email: record.email,
