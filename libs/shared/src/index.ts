@@ -27,4 +27,4 @@ export * from './nest/queue-processor';
 export * from './domain/invitations';
 export * from './domain/webhooks';
 export * from './domain/retry-schedule';
-export * from './nest/rounds';
+export * from './queues/rounds';

@@ -1,7 +1,7 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { Rounds } from '../nest/rounds';
+import { Rounds } from '../queues/rounds';
 import { withTimeout } from '../queues/redis';
 import { restoreJobs } from '../queues/restore';
 import { outboxJobId } from './outbox';
