@@ -329,5 +329,7 @@ describe('pending entries', () => {
     await waitFor(async () => (await entries.findOneBy({ email: 'forgotten@example.com' })) === null, 'the purge');
     expect(await entries.findOneBy({ id: kept.id })).not.toBeNull();
     expect(await stack.db.getRepository(EventRecord).count()).toBe(eventsBefore);
+    // The mail says how long an unconfirmed address stays, as configured.
+    expect((await stack.mail.waitFor('forgotten@example.com')).text).toContain('without confirmation the address is removed in 1 second.');
   });
 });

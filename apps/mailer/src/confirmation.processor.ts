@@ -1,7 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
+import { APP_CONFIG, AppConfig, describeDuration, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
@@ -38,7 +38,7 @@ export class ConfirmationProcessor extends QueueProcessor implements OnModuleIni
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    await this.sender.send(entry, product, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl), {
+    await this.sender.send(entry, product, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, describeDuration(this.config.PENDING_ENTRY_TTL)), {
       confirmTokens: [confirm],
       // Well within the outbox lease, so that no second copy of this job starts while it runs.
       signal: AbortSignal.timeout(SEND_BOUND_MS),

@@ -5,6 +5,7 @@ import {
   APP_CONFIG,
   AppConfig,
   Clock,
+  describeDuration,
   EntryRecord,
   hashToken,
   INVITATION_TIMING,
@@ -63,10 +64,9 @@ export class InvitationProcessor extends QueueProcessor implements OnModuleInit 
     const hash = hashToken(code);
     const inviteUrl = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
     inviteUrl.searchParams.set('invite', code);
-    const validDays = Math.round(this.config.INVITE_CODE_TTL / 86_400_000);
     if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mail could go out');
     if (!(await this.writeCode(entry.id, requestId, hash))) throw new UnrecoverableError('The entry was deleted');
-    const sent = await this.sender.send(entry, product, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, validDays), {
+    const sent = await this.sender.send(entry, product, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, describeDuration(this.config.INVITE_CODE_TTL)), {
       signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
     });
     if (!sent) throw new UnrecoverableError('The entry was deleted');

@@ -1,26 +1,6 @@
-import { escapeHtml } from '@app/shared';
+import { html, SafeHtml } from '@app/shared';
 
-/** Markup that is already safe; everything else interpolated into `html` is escaped. */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-type Interpolation = SafeHtml | string | number | null | undefined | readonly Interpolation[];
-
-function render(value: Interpolation): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/** A template tag that escapes every interpolated value unless it is SafeHtml. */
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
-  return new SafeHtml(strings.reduce((out, part, i) => out + part + (i < values.length ? render(values[i]) : ''), ''));
-}
+export { html, SafeHtml };
 
 const STYLE = `
   body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}

@@ -1,21 +1,23 @@
-import { escapeHtml } from '@app/shared';
-import { MailContent, mailLayout } from './layout';
+import { html } from '@app/shared';
+import { MailContent, mailButton, mailLayout } from './layout';
 
-export function invitationMail(productName: string, inviteUrl: string, unsubscribeUrl: string, validDays: number): MailContent {
+/** `validFor`: how long the code works (INVITE_CODE_TTL, in words). */
+export function invitationMail(productName: string, inviteUrl: string, unsubscribeUrl: string, validFor: string): MailContent {
+  const yours = `The link is yours alone and works for ${validFor}.`;
   return {
     subject: `You're invited to ${productName}`,
     text: `Your wait is over: you're invited to ${productName}. Use your personal invitation link to get in:
 
 ${inviteUrl}
 
-The link is yours alone and works for ${validDays} days.
+${yours}
 
 Unsubscribe: ${unsubscribeUrl}
 `,
     html: mailLayout(
-      `<p>Your wait is over: you're invited to <strong>${escapeHtml(productName)}</strong>.</p>
-<p><a href="${escapeHtml(inviteUrl)}" style="display:inline-block;padding:10px 18px;background:#1f6feb;color:#fff;border-radius:6px;text-decoration:none">Accept my invitation</a></p>
-<p style="color:#59636e;font-size:13px">The link is yours alone and works for ${validDays} days.</p>`,
+      html`<p>Your wait is over: you're invited to <strong>${productName}</strong>.</p>
+${mailButton(inviteUrl, 'Accept my invitation')}
+<p style="color:#59636e;font-size:13px">${yours}</p>`,
       unsubscribeUrl,
     ),
   };

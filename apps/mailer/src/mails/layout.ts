@@ -1,4 +1,4 @@
-import { escapeHtml } from '@app/shared';
+import { html, SafeHtml } from '@app/shared';
 
 export interface MailContent {
   subject: string;
@@ -6,11 +6,15 @@ export interface MailContent {
   html: string;
 }
 
-
 /** The HTML frame every mail shares, with its unsubscribe link at the foot. */
-export function mailLayout(body: string, unsubscribeUrl: string): string {
-  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;line-height:1.5">
+export function mailLayout(body: SafeHtml, unsubscribeUrl: string): string {
+  return html`<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;line-height:1.5">
 <div style="max-width:520px;margin:0 auto;padding:24px">${body}
-<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${escapeHtml(unsubscribeUrl)}" style="color:#59636e">Unsubscribe</a></p>
-</div></body></html>`;
+<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${unsubscribeUrl}" style="color:#59636e">Unsubscribe</a></p>
+</div></body></html>`.value;
+}
+
+/** The mails' one button. */
+export function mailButton(href: string, label: string): SafeHtml {
+  return html`<p><a href="${href}" style="display:inline-block;padding:10px 18px;background:#1f6feb;color:#fff;border-radius:6px;text-decoration:none">${label}</a></p>`;
 }

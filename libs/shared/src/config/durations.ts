@@ -7,6 +7,20 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * UNITS[match[2]];
 }
 
+const WORDS: [unit: number, one: string][] = [
+  [86_400_000, 'day'],
+  [3_600_000, 'hour'],
+  [60_000, 'minute'],
+  [1_000, 'second'],
+];
+
+/** A duration in words for people (mails, pages): 14 days, 36 hours, 1 minute; the largest whole unit. */
+export function describeDuration(ms: number): string {
+  const [unit, one] = WORDS.find(([size]) => ms % size === 0 && ms >= size) ?? [1_000, 'second'];
+  const count = Math.round(ms / unit);
+  return `${count} ${one}${count === 1 ? '' : 's'}`;
+}
+
 export interface RateLimit {
   points: number;
   durationMs: number;
