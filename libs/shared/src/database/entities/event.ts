@@ -1,0 +1,13 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Mode } from '../../domain/modes';
+
+@Entity('events')
+export class EventRecord {
+  @PrimaryColumn('text') id!: string;
+  @Column('text', { name: 'product_id' }) productId!: string;
+  @Column('text') mode!: Mode;
+  @Column('text') type!: string;
+  @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** The envelope exactly as it is sent; deleted once every delivery succeeded or was given up. */
+  @Column('text', { nullable: true }) body!: string | null;
+}
