@@ -7,6 +7,7 @@ import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
 import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
+import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
@@ -52,6 +53,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
     },
   });
   app.enableShutdownHooks();
+  await registerSecurityHeaders(app, config.PUBLIC_BASE_URL.startsWith('https:'));
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();

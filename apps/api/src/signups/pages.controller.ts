@@ -5,13 +5,10 @@ import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribeP
 import { SignupsService } from './signups.service';
 
 const HTML = 'text/html; charset=utf-8';
-/** Confirm and unsubscribe pages must not be framed (their one button acts) nor leak their URL onwards. */
-const LOCKED = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-/** The sign-up form may be embedded in the product's own site. */
-const EMBEDDABLE = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'";
 
 /**
- * Hosted pages. GET only shows (mail scanners that open links change nothing); the page's button
+ * Hosted pages (their security headers: common/security-headers.ts; the sign-up form may be framed,
+ * confirm and unsubscribe pages never). GET only shows (mail scanners that open links change nothing); the page's button
  * POSTs to the same URL and only that acts, then redirects back to the GET.
  */
 @Controller()
@@ -20,7 +17,6 @@ export class PagesController {
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
-  @Header('Content-Security-Policy', EMBEDDABLE)
   async signupForm(@Param('key') key: string, @Query('ref') ref: unknown): Promise<string> {
     const { product } = await this.notFoundIfUnknown(key);
     return signupPage(product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
@@ -28,7 +24,6 @@ export class PagesController {
 
   @Get('w/:key/sent')
   @Header('Content-Type', HTML)
-  @Header('Content-Security-Policy', EMBEDDABLE)
   async checkInbox(@Param('key') key: string): Promise<string> {
     const { product } = await this.notFoundIfUnknown(key);
     return checkInboxPage(product.name);
@@ -36,7 +31,6 @@ export class PagesController {
 
   @Get('confirm/:token')
   @Header('Content-Type', HTML)
-  @Header('Content-Security-Policy', LOCKED)
   @Header('Cache-Control', 'no-store')
   async confirmForm(@Param('token') token: string): Promise<string> {
     return confirmPage(await this.signups.confirmStatus(token));
@@ -50,7 +44,6 @@ export class PagesController {
 
   @Get('unsubscribe/:token')
   @Header('Content-Type', HTML)
-  @Header('Content-Security-Policy', LOCKED)
   @Header('Cache-Control', 'no-store')
   async unsubscribeForm(@Param('token') token: string): Promise<string> {
     return unsubscribePage(await this.signups.unsubscribeTarget(token));
@@ -60,7 +53,6 @@ export class PagesController {
   @Post('unsubscribe/:token')
   @HttpCode(200)
   @Header('Content-Type', HTML)
-  @Header('Content-Security-Policy', LOCKED)
   async unsubscribe(@Param('token') token: string): Promise<string> {
     await this.signups.unsubscribe(token);
     return unsubscribedPage();

@@ -1,0 +1,44 @@
+import helmet, { FastifyHelmetOptions } from '@fastify/helmet';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+
+/** Pages load nothing from elsewhere, post only to us, and are never framed. */
+const DIRECTIVES = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'unsafe-inline'"],
+  imgSrc: ["'self'"],
+  formAction: ["'self'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+/** The hosted sign-up form (/w/…) may be embedded in the product's own site. */
+const EMBEDDABLE = /^\/w\//;
+/** Bull Board serves its own page and assets (scripts, fonts), behind the operator login. */
+const OWN_POLICY = /^\/admin\/queues(\/|$)/;
+
+/**
+ * Every answer's security headers, in one place: helmet's defaults with our content security policy
+ * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
+ * HSTS when the service is reached over https; per route, the sign-up form may be framed and Bull
+ * Board keeps its own policy.
+ */
+export async function registerSecurityHeaders(app: NestFastifyApplication, https: boolean): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  // Runs before helmet's own onRoute hook, which reads `helmet` from the route's options.
+  fastify.addHook('onRoute', (route) => {
+    const options = route as typeof route & { helmet?: FastifyHelmetOptions | false };
+    if (OWN_POLICY.test(route.url)) options.helmet = false;
+    else if (EMBEDDABLE.test(route.url)) {
+      options.helmet = { contentSecurityPolicy: { useDefaults: false, directives: { ...DIRECTIVES, frameAncestors: null } } };
+    }
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
+    xFrameOptions: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    // Answers are fetched across origins by customers' pages (the public sign-up); CORS governs that.
+    crossOriginResourcePolicy: false,
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  });
+}
