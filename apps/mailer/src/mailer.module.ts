@@ -1,14 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import {
-  AppConfig,
-  Clock,
-  ConfigModule,
-  DatabaseModule,
-  outboxRelayProvider,
-  QueueName,
-  QueuesModule,
-  RedisClient,
-} from '@app/shared';
+import { AppConfig, outboxRelayProvider, QueueName, WorkerFoundationModule } from '@app/shared';
 import type { JobsOptions } from 'bullmq';
 import { ConfirmationProcessor } from './confirmation.processor';
 import { InvitationProcessor } from './invitation.processor';
@@ -28,10 +19,8 @@ export class MailerModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: MailerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Mail, QueueName.Invitations)],
+      imports: [WorkerFoundationModule.register(config, QueueName.Mail, QueueName.Invitations)],
       providers: [
-        Clock,
-        RedisClient,
         MailTransport,
         MailSender,
         ConfirmationProcessor,

@@ -1,16 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  AppConfig,
-  Clock,
-  ConfigModule,
-  DatabaseModule,
-  outboxRelayProvider,
-  QueueName,
-  QueuesModule,
-  RedisClient,
-  RetrySchedule,
-} from '@app/shared';
+import { APP_CONFIG, AppConfig, outboxRelayProvider, QueueName, RetrySchedule, WorkerFoundationModule } from '@app/shared';
 import { DeliveryReconciler } from './delivery-reconciler';
 import { DeliveryWorker } from './delivery.worker';
 import { FanOutProcessor } from './fan-out.processor';
@@ -20,10 +9,8 @@ export class WebhooksModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: WebhooksModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(QueueName.Webhooks, QueueName.Deliveries)],
+      imports: [WorkerFoundationModule.register(config, QueueName.Webhooks, QueueName.Deliveries)],
       providers: [
-        Clock,
-        RedisClient,
         { provide: RetrySchedule, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RetrySchedule(config.WEBHOOK_RETRY_DELAYS) },
         DeliveryWorker,
         DeliveryReconciler,

@@ -1,9 +1,13 @@
-import { INestApplicationContext, Provider } from '@nestjs/common';
+import { DynamicModule, Global, INestApplicationContext, Module, Provider } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { JobsOptions } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
+import { ConfigModule } from '../config/config.module';
+import { Clock } from '../domain/clock';
+import { DatabaseModule } from './database.module';
+import { QueuesModule } from './queues.module';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { QueueName } from '../queues/contract';
 import { CommandQueue } from '../queues/redis';
@@ -40,4 +44,21 @@ export async function runWorker(moduleFor: (config: AppConfig) => object): Promi
     process.once('SIGTERM', () => server.close());
   }
   return app;
+}
+
+/**
+ * What every worker app stands on: its configuration, PostgreSQL, BullMQ for the queues it works, the
+ * clock and a Redis command connection. The app's own module imports it and adds its processors.
+ */
+@Global()
+@Module({})
+export class WorkerFoundationModule {
+  static register(config: AppConfig, ...queues: QueueName[]): DynamicModule {
+    return {
+      module: WorkerFoundationModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(...queues)],
+      providers: [Clock, RedisClient],
+      exports: [Clock, RedisClient, QueuesModule],
+    };
+  }
 }
