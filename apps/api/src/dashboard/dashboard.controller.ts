@@ -1,9 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, Entry, Mode, newToken, normalizeEmail, Product, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Entry, Mode, newToken, normalizeEmail, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { DataSource, In } from 'typeorm';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
@@ -15,7 +13,7 @@ import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service'
 import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, LoginRedirect, SESSION_COOKIE, readCookie } from './dashboard.guard';
-import { loadOverview } from './overview';
+import { OverviewService } from './overview.service';
 import {
   ACTION_MESSAGES,
   deliveryLogPage,
@@ -53,8 +51,7 @@ export class DashboardController {
     private readonly keys: KeysService,
     private readonly webhooks: WebhooksService,
     private readonly products: ProductsService,
-    private readonly clock: Clock,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly overviews: OverviewService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -95,21 +92,21 @@ export class DashboardController {
   @Get()
   @UseGuards(DashboardGuard)
   async productList(@Identity() identity: DashboardIdentity, @Res() reply: FastifyReply): Promise<void> {
-    const products = await this.db.getRepository(Product).find({ where: { id: In(identity.productIds) }, order: { name: 'ASC' } });
+    const products = await this.products.findMany(identity.productIds);
     await this.page(reply, 200, productsPage(identity, products));
   }
 
   @Get(':productId/:mode/overview')
   @UseGuards(DashboardGuard)
   async overview(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
-    await this.page(reply, 200, overviewPage(identity, product, mode, await loadOverview(this.db, productId, mode, this.clock.now())));
+    const product = await this.product(productId);
+    await this.page(reply, 200, overviewPage(identity, product, mode, await this.overviews.load({ productId, mode })));
   }
 
   @Get(':productId/:mode/settings')
   @UseGuards(DashboardGuard)
   async settings(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/settings`);
     await this.page(reply, 200, settingsPage(identity, product, mode, product, notice));
   }
@@ -123,7 +120,7 @@ export class DashboardController {
     @Body() body: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const fields = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, typeof body?.[field] === 'string' ? body[field] : ''])) as Record<(typeof SETTINGS_FIELDS)[number], string>;
     const parsed = PRODUCT_SETTINGS.safeParse(fields);
     if (!parsed.success) {
@@ -142,7 +139,7 @@ export class DashboardController {
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const listing = entryListing(query, true);
     const page = await this.entries.list({ productId, mode }, listing);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
@@ -184,7 +181,7 @@ export class DashboardController {
     @Query('message') message: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const record = await this.entries.record({ productId, mode }, id);
     const view = {
       product,
@@ -242,7 +239,7 @@ export class DashboardController {
   @Get(':productId/:mode/line')
   @UseGuards(DashboardGuard)
   async line(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/line`);
     await this.page(reply, 200, linePage(identity, product, mode, await this.lineService.front({ productId, mode }, LINE_PAGE), notice?.invitedNext));
   }
@@ -266,7 +263,7 @@ export class DashboardController {
   @Get(':productId/:mode/keys')
   @UseGuards(DashboardGuard)
   async keyList(@Identity() identity: DashboardIdentity, @Param('productId') productId: string, @Param('mode') mode: Mode, @Res() reply: FastifyReply) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     const notice = await this.auth.takeNotice(identity, `/dashboard/${productId}/${mode}/keys`);
     await this.page(reply, 200, keysPage(identity, product, mode, await this.keys.list(productId, mode), notice?.keyPair));
   }
@@ -381,7 +378,7 @@ export class DashboardController {
   private async deliveryLogPage(reply: FastifyReply, identity: DashboardIdentity, productId: string, mode: Mode, endpointId: string, status: number, error?: string) {
     const endpoint = await this.webhooks.endpointOf(productId, endpointId);
     if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     await this.page(reply, status, deliveryLogPage(identity, product, mode, endpoint, await this.webhooks.deliveryLog(endpointId), error));
   }
 
@@ -393,8 +390,14 @@ export class DashboardController {
     status: number,
     notice?: Parameters<typeof webhooksPage>[4],
   ) {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: productId });
+    const product = await this.product(productId);
     await this.page(reply, status, webhooksPage(identity, product, mode, await this.webhooks.list(productId, mode), notice));
+  }
+
+  private async product(id: string): Promise<Product> {
+    const product = await this.products.find(id);
+    if (!product) throw new ApiError('not_found', 'No such page.');
+    return product;
   }
 
   /** Post/redirect/get: an action's result waits in the session for the page at `path`, never in the URL. */

@@ -7,10 +7,12 @@ import { ProductsModule } from '../products/products.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthModule } from './dashboard-auth.module';
 import { DashboardController } from './dashboard.controller';
+import { OverviewService } from './overview.service';
 
 /** The team dashboard: pages over the same services as the API. */
 @Module({
   imports: [DashboardAuthModule, KeysModule, EntriesModule, LineModule, InvitationsModule, ProductsModule, WebhooksModule],
   controllers: [DashboardController],
+  providers: [OverviewService],
 })
 export class DashboardModule {}

@@ -3,7 +3,7 @@ import type { LoggedDelivery } from '../webhooks/webhooks.service';
 import type { KeyPair } from '../keys/keys.service';
 import { html, SafeHtml } from '../common/html';
 import type { DashboardIdentity } from './dashboard-auth.service';
-import type { Overview, Series } from './overview';
+import type { Overview, Series } from './overview.service';
 
 const STYLE = `
   body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, newId, Product } from '@app/shared';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { z } from 'zod';
 import { KeyPair, KeysService } from '../keys/keys.service';
 import { LineService } from '../line/line.service';
@@ -86,5 +86,10 @@ export class ProductsService {
 
   async find(id: string): Promise<Product | null> {
     return this.db.getRepository(Product).findOneBy({ id });
+  }
+
+  /** The products of these ids (a dashboard user's teams), by name. */
+  async findMany(ids: string[]): Promise<Product[]> {
+    return this.db.getRepository(Product).find({ where: { id: In(ids) }, order: { name: 'ASC' } });
   }
 }
