@@ -1,4 +1,4 @@
-/** The error codes of SPEC.md's error table, with their statuses. */
+/** Every error code the service answers with, and its status: SPEC.md's error table first. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_cursor: 400,
@@ -13,10 +13,15 @@ export const ERROR_STATUS = {
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
   rate_limited: 429,
-  /** Dashboard only: a form posted without its CSRF token. */
-  forbidden: 403,
   mail_failed: 502,
   internal_error: 500,
+  // Not in SPEC.md's table: answers of the dashboard and the CLI only.
+  /** A form posted without its CSRF token. */
+  forbidden: 403,
+  /** Retry now of a delivery that is not waiting for its next attempt (delivered, given up, or already retrying). */
+  delivery_not_waiting: 409,
+  /** Redis did not answer in time; nothing was changed. */
+  queue_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

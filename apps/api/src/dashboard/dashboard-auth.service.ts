@@ -19,7 +19,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { DataSource, LessThan, MoreThan } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { hashPassword, verifyPassword } from './passwords';
-import type { Notice } from './views';
+import type { Notice } from './messages';
 
 const SESSION_MS = 12 * 3_600_000;
 /** Failed logins allowed per address and per IP in 15 minutes. */

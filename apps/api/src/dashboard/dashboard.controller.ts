@@ -1,21 +1,22 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, Entry, Mode, newToken, normalizeEmail, Product, toEntry } from '@app/shared';
+import { APP_CONFIG, AppConfig, Entry, Mode, newToken, Product, toEntry } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
-import { parseInput } from '../common/validation';
-import { LIST_QUERY } from '../entries/entries.controller';
 import { LineService } from '../line/line.service';
-import { EntriesService, ListQuery } from '../entries/entries.service';
+import { EntriesService } from '../entries/entries.service';
+import { INVITE_NEXT } from '../invitations/invitations.dto';
+import { MOVE_UP } from '../line/line.dto';
 import { InvitationsService } from '../invitations/invitations.service';
 import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service';
-import { WebhookError, WebhooksService } from '../webhooks/webhooks.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import { DashboardGuard, Identity, LoginRedirect, SESSION_COOKIE, readCookie } from './dashboard.guard';
+import { digits, entryFilters, parseForm, text } from './forms';
+import { entryMessage, Notice, refusal } from './messages';
 import { OverviewService } from './overview.service';
 import {
-  ACTION_MESSAGES,
   deliveryLogPage,
   entriesPage,
   entryPage,
@@ -23,7 +24,6 @@ import {
   LINE_PAGE,
   linePage,
   loginPage,
-  Notice,
   overviewPage,
   productsPage,
   SETTINGS_FIELDS,
@@ -63,21 +63,21 @@ export class DashboardController {
 
   @Post('login')
   async logIn(@Req() request: FastifyRequest, @Body() body: { email?: unknown; password?: unknown; _csrf?: unknown }, @Res() reply: FastifyReply): Promise<void> {
-    const email = typeof body?.email === 'string' ? body.email : '';
-    if (!DashboardAuthService.csrfMatches(readCookie(request, LOGIN_COOKIE) ?? '', body?._csrf)) {
-      return this.loginPage(request, reply, 403, 'This form has expired or did not come from the dashboard; sign in again.', email);
-    }
+    const email = text(body?.email);
     try {
-      const token = await this.auth.logIn(email, typeof body?.password === 'string' ? body.password : '', request.ip);
+      if (!DashboardAuthService.csrfMatches(readCookie(request, LOGIN_COOKIE) ?? '', body?._csrf)) {
+        throw new ApiError('forbidden', 'This form has expired or did not come from the dashboard; sign in again.');
+      }
+      const token = await this.auth.logIn(email, text(body?.password), request.ip);
       void reply.header('Set-Cookie', [
         `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=43200${this.secure}`,
         `${LOGIN_COOKIE}=; Path=/dashboard/login; HttpOnly; SameSite=Strict; Max-Age=0${this.secure}`,
       ]);
       await reply.redirect('/dashboard', 303);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.details.retryAfterSeconds) void reply.header('Retry-After', String(error.details.retryAfterSeconds));
-      await this.loginPage(request, reply, error.status, error.message, email);
+      const { status, words, retryAfterSeconds } = refusal(error);
+      if (retryAfterSeconds) void reply.header('Retry-After', String(retryAfterSeconds));
+      await this.loginPage(request, reply, status, words, email);
     }
   }
 
@@ -121,12 +121,13 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ) {
     const product = await this.product(productId);
-    const fields = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, typeof body?.[field] === 'string' ? body[field] : ''])) as Record<(typeof SETTINGS_FIELDS)[number], string>;
-    const parsed = PRODUCT_SETTINGS.safeParse(fields);
-    if (!parsed.success) {
-      return this.page(reply, 400, settingsPage(identity, product, mode, fields, { error: `${parsed.error.issues[0].message}.` }));
+    const fields = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, text(body?.[field])])) as Record<(typeof SETTINGS_FIELDS)[number], string>;
+    try {
+      await this.products.update(productId, parseForm(PRODUCT_SETTINGS, fields));
+    } catch (error) {
+      const { status, words } = refusal(error);
+      return this.page(reply, status, settingsPage(identity, product, mode, fields, { error: words }));
     }
-    await this.products.update(productId, parsed.data);
     await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/settings`, { saved: true });
   }
 
@@ -140,7 +141,7 @@ export class DashboardController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const product = await this.product(productId);
-    const listing = entryListing(query, true);
+    const listing = entryFilters(query, true);
     const page = await this.entries.list({ productId, mode }, listing);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
     await this.page(reply, 200, entriesPage(identity, { product, mode, ...page, entries: page.data, email, state: listing.state }));
@@ -155,7 +156,7 @@ export class DashboardController {
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const filters = entryListing(query, false);
+    const filters = entryFilters(query, false);
     const entries = this.entries;
     async function* csv() {
       yield CSV_HEADER;
@@ -190,7 +191,7 @@ export class DashboardController {
       place: record.state === 'confirmed' ? await this.lineService.placeInLine(record) : null,
       movedUp: record.movedUp,
       referred: await this.entries.referred(record),
-      message: typeof message === 'string' ? ACTION_MESSAGES.get(message) : undefined,
+      message: typeof message === 'string' ? entryMessage(message) : undefined,
     };
     await this.page(reply, 200, entryPage(identity, view));
   }
@@ -218,12 +219,9 @@ export class DashboardController {
         case 'reinvite':
           await this.invitations.reinvite(scope, id);
           return void (await back('reinvited'));
-        case 'move-up': {
-          const places = wholeNumber(body?.places);
-          if (!Number.isInteger(places) || places < 1 || places > 1_000_000) throw new ApiError('invalid_request', 'places');
-          await this.lineService.moveUp(scope, id, places);
+        case 'move-up':
+          await this.lineService.moveUp(scope, id, parseForm(MOVE_UP, { places: digits(body?.places) }).places);
           return void (await back('moved-up'));
-        }
         case 'delete':
           await this.entries.delete(scope, id);
           return void (await reply.redirect(`/dashboard/${productId}/${mode}/entries`, 303));
@@ -231,8 +229,8 @@ export class DashboardController {
           throw new ApiError('not_found', 'No such page.');
       }
     } catch (error) {
-      if (error instanceof ApiError && ACTION_MESSAGES.has(error.code)) return void (await back(error.code));
-      throw error;
+      if (!(error instanceof ApiError) || !entryMessage(error.code)) throw error;
+      await back(error.code);
     }
   }
 
@@ -253,8 +251,7 @@ export class DashboardController {
     @Body() body: { count?: unknown },
     @Res() reply: FastifyReply,
   ) {
-    const count = wholeNumber(body?.count);
-    if (!Number.isInteger(count) || count < 1 || count > 1000) throw new ApiError('invalid_request', 'Invite from 1 to 1,000 people at a time.');
+    const { count } = parseForm(INVITE_NEXT, { count: digits(body?.count) });
     const result = await this.invitations.inviteNext({ productId, mode }, count);
     const invitedNext = { invited: result.invited.length, failed: result.failed.length };
     await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/line`, { invitedNext });
@@ -302,11 +299,11 @@ export class DashboardController {
   ) {
     const events = ([] as unknown[]).concat(body?.events ?? []).filter((type): type is string => typeof type === 'string');
     try {
-      const created = await this.webhooks.create({ productId, mode, url: typeof body?.url === 'string' ? body.url : '', events });
+      const created = await this.webhooks.create({ productId, mode, url: text(body?.url), events });
       await this.redirect(reply, identity, `/dashboard/${productId}/${mode}/webhooks`, { secret: created.secret });
     } catch (error) {
-      if (!(error instanceof WebhookError)) throw error;
-      await this.webhooksPage(reply, identity, productId, mode, error.status, { error: error.message });
+      const { status, words } = refusal(error);
+      await this.webhooksPage(reply, identity, productId, mode, status, { error: words });
     }
   }
 
@@ -369,8 +366,8 @@ export class DashboardController {
     try {
       await this.webhooks.retryNow(deliveryId);
     } catch (error) {
-      if (!(error instanceof WebhookError)) throw error;
-      return this.deliveryLogPage(reply, identity, productId, mode, endpointId, error.status, error.message);
+      const { status, words } = refusal(error);
+      return this.deliveryLogPage(reply, identity, productId, mode, endpointId, status, words);
     }
     await reply.redirect(`/dashboard/${productId}/${mode}/webhooks/${endpointId}`, 303);
   }
@@ -420,26 +417,6 @@ export class DashboardController {
   private async page(reply: FastifyReply, status: number, body: string): Promise<void> {
     await reply.status(status).headers({ ...HEADERS, 'Content-Type': HTML }).send(body);
   }
-}
-
-/** A whole number as a form's number field posts it: digits only (no JSON values, no 0x10 or 1e3), else NaN. */
-function wholeNumber(value: unknown): number {
-  return typeof value === 'string' && /^\d{1,7}$/.test(value.trim()) ? Number(value) : NaN;
-}
-
-/**
- * The entries list's filters: the API's, except that the search box matches part of an address
- * when what was typed is not a whole one.
- */
-function entryListing(query: Record<string, unknown>, paged: boolean): ListQuery {
-  const search = typeof query.email === 'string' ? query.email.trim().toLowerCase().slice(0, 254) : '';
-  // No address holds a control character, and PostgreSQL text cannot hold a NUL at all.
-  if (/\p{Cc}/u.test(search)) throw new ApiError('invalid_request', 'Search for an address or a part of one, without control characters.');
-  const filters = Object.entries(query).filter(([key, value]) => value !== '' && key !== 'email' && (paged || key !== 'cursor'));
-  const parsed = parseInput(LIST_QUERY, Object.fromEntries(filters), 'query');
-  if (!search) return parsed;
-  const email = normalizeEmail(search);
-  return email ? { ...parsed, email } : { ...parsed, emailContains: search };
 }
 
 const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;

@@ -48,21 +48,6 @@ function when(value: Date | string | null, seconds = false): string {
   return `${new Date(value).toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
 }
 
-/**
- * What a page shows once after the action that led to it: the action answers with a redirect and the
- * notice waits in the session (post/redirect/get), so that a reload repeats nothing and shows nothing.
- */
-export interface Notice {
-  /** A new key pair, its secret shown this once. */
-  keyPair?: KeyPair;
-  /** A new or rotated webhook signing secret, shown this once. */
-  secret?: string;
-  /** A webhook.test event is on its way. */
-  sent?: boolean;
-  saved?: boolean;
-  invitedNext?: { invited: number; failed: number };
-}
-
 /** A one-button form that posts to `action` with the session's CSRF token. */
 function postButton(
   identity: DashboardIdentity,
@@ -156,23 +141,6 @@ ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries â
     bar(identity, product, mode, 'entries'),
   );
 }
-
-/**
- * What the dashboard says after an action, in words; also every error an action can meet. A Map, so that
- * only its own keys are found (?message=constructor finds nothing).
- */
-export const ACTION_MESSAGES = new Map<string, string>([
-  ['invited', 'The invitation mail was handed over; the entry is invited.'],
-  ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
-  ['moved-up', 'The entry moved up the line.'],
-  ['not_confirmed', 'This entry has not confirmed its address yet.'],
-  ['already_invited', 'This entry was already invited (or its invitation is being sent right now).'],
-  ['not_invited', 'This entry has not been invited yet.'],
-  ['already_redeemed', 'This entry has already used its invitation.'],
-  ['idempotency_in_progress', 'An invitation mail for this entry is being sent right now.'],
-  ['mail_failed', 'The mail server did not take the invitation mail; nothing was changed. Try again.'],
-  ['invalid_request', 'Enter a whole number of places from 1 to 1,000,000.'],
-]);
 
 export interface EntryView {
   product: Product;

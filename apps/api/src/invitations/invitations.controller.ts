@@ -5,10 +5,10 @@ import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import { ApiError } from '../common/api-error';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
-import { JsonBody, Query, wholeNumber } from '../common/validation';
+import { JsonBody, Query } from '../common/validation';
+import { INVITE_NEXT } from './invitations.dto';
 import { CodeCheck, InvitationsService, InviteNextResult } from './invitations.service';
 
-export const INVITE_NEXT = z.object({ count: wholeNumber(1, 1000) });
 const TOKEN = z.object({ token: z.string({ message: 'expected the invite code as a string' }).min(1).max(512) });
 
 /** The invited check knows one error: whatever is wrong with the address is invalid_email. */

@@ -1,12 +1,10 @@
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { Entry } from '@app/shared';
-import { z } from 'zod';
 import type { KeyScope } from '../common/scope';
-import { JsonBody, wholeNumber } from '../common/validation';
+import { JsonBody } from '../common/validation';
+import { MOVE_UP } from './line.dto';
 import { Scope, SecretKeyGuard, WithoutRateLimit } from '../keys/secret-key.guard';
 import { LineService } from './line.service';
-
-export const MOVE_UP = z.object({ places: wholeNumber(1, 1_000_000) });
 
 @Controller('api/v1/entries')
 @UseGuards(SecretKeyGuard)

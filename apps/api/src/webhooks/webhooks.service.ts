@@ -24,16 +24,7 @@ import {
 } from '@app/shared';
 import { lookup } from 'node:dns/promises';
 import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
-
-/** What the team did that cannot be done, in words, with the HTTP status the dashboard answers. */
-export class WebhookError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from '../common/api-error';
 
 const RETRY_NOW_TIMEOUT_MS = 3000;
 
@@ -151,7 +142,7 @@ export class WebhooksService implements OnApplicationShutdown {
    */
   async retryNow(deliveryId: string): Promise<void> {
     const delivery = await this.db.getRepository(Delivery).findOneBy({ id: deliveryId, status: 'pending', nextAttemptAt: Not(IsNull()) });
-    if (!delivery) throw new WebhookError('This delivery is not waiting for a retry.', 409);
+    if (!delivery) throw notWaiting();
     const promoted = await withTimeout(
       (async () => {
         const job = await this.deliveries.getJob(delivery.id);
@@ -167,14 +158,14 @@ export class WebhooksService implements OnApplicationShutdown {
       RETRY_NOW_TIMEOUT_MS,
       'retry now',
     ).catch(() => {
-      throw new WebhookError('The queue cannot be reached right now. Try again in a moment.', 503);
+      throw new ApiError('queue_unavailable', 'The queue cannot be reached right now. Try again in a moment.');
     });
-    if (!promoted) throw new WebhookError('This delivery is not waiting for a retry.', 409);
+    if (!promoted) throw notWaiting();
   }
 
   private async find(endpointId: string): Promise<WebhookEndpoint> {
     const endpoint = await this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId });
-    if (!endpoint) throw new WebhookError(`No webhook endpoint ${endpointId}.`);
+    if (!endpoint) throw new ApiError('not_found', `No webhook endpoint ${endpointId}.`);
     return endpoint;
   }
 
@@ -184,7 +175,8 @@ export class WebhooksService implements OnApplicationShutdown {
     const events = input.events ?? [...ENTRY_EVENT_TYPES];
     const unknown = events.filter((type) => !(ENTRY_EVENT_TYPES as readonly string[]).includes(type));
     if (unknown.length || events.length === 0) {
-      throw new WebhookError(`Events must be among ${ENTRY_EVENT_TYPES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}.`);
+      const listed = unknown.length ? `; unknown: ${unknown.join(', ')}` : '';
+      throw new ApiError('invalid_request', `Events must be among ${ENTRY_EVENT_TYPES.join(', ')}${listed}.`, { param: 'events' });
     }
     const secret = newToken('whsec_');
     const id = newId('we');
@@ -242,10 +234,13 @@ export class WebhooksService implements OnApplicationShutdown {
   private async checkUrl(url: string): Promise<void> {
     const allowPrivate = this.config.WEBHOOK_ALLOW_PRIVATE_URLS;
     const problem = webhookUrlProblem(url, allowPrivate);
-    if (problem) throw new WebhookError(`The URL ${problem}.`);
+    if (problem) throw badUrl(`The URL ${problem}.`);
     if (allowPrivate) return;
     const addresses = await lookup(new URL(url).hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
-    if (addresses.length === 0) throw new WebhookError('The URL’s host does not resolve.');
-    if (addresses.some(({ address }) => !isPublicAddress(address))) throw new WebhookError('The URL must point at a public address.');
+    if (addresses.length === 0) throw badUrl('The URL’s host does not resolve.');
+    if (addresses.some(({ address }) => !isPublicAddress(address))) throw badUrl('The URL must point at a public address.');
   }
 }
+
+const notWaiting = () => new ApiError('delivery_not_waiting', 'This delivery is not waiting for a retry.');
+const badUrl = (message: string) => new ApiError('invalid_request', message, { param: 'url' });

@@ -1,0 +1,42 @@
+import { normalizeEmail } from '@app/shared';
+import { z } from 'zod';
+import { ApiError } from '../common/api-error';
+import { parseInput } from '../common/validation';
+import { LIST_QUERY } from '../entries/entries.dto';
+import type { ListQuery } from '../entries/entries.service';
+import { fieldWords } from './messages';
+
+/** A form field as text; posted twice, or as JSON that is not a string, it reads as empty. */
+export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * A whole number as a form's number field posts it: digits only (JSON true, [1], 0x10 or 1e3 are none),
+ * else NaN, which the API's schema then refuses.
+ */
+export function digits(value: unknown): number {
+  return typeof value === 'string' && /^\d{1,7}$/.test(value.trim()) ? Number(value) : NaN;
+}
+
+/** A form parsed with a schema; the first problem is invalid_request naming its field, in the dashboard's words. */
+export function parseForm<T extends z.ZodType>(schema: T, form: unknown): z.output<T> {
+  const result = schema.safeParse(form);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = issue.path.length ? String(issue.path[0]) : undefined;
+  throw new ApiError('invalid_request', (param && fieldWords(param)) || `${issue.message}.`, { param });
+}
+
+/**
+ * The entries list's filters: the API's, except that the search box matches part of an address
+ * when what was typed is not a whole one.
+ */
+export function entryFilters(query: Record<string, unknown>, paged: boolean): ListQuery {
+  const search = typeof query.email === 'string' ? query.email.trim().toLowerCase().slice(0, 254) : '';
+  // No address holds a control character, and PostgreSQL text cannot hold a NUL at all.
+  if (/\p{Cc}/u.test(search)) throw new ApiError('invalid_request', 'Search for an address or a part of one, without control characters.');
+  const filters = Object.entries(query).filter(([key, value]) => value !== '' && key !== 'email' && (paged || key !== 'cursor'));
+  const parsed = parseInput(LIST_QUERY, Object.fromEntries(filters), 'query');
+  if (!search) return parsed;
+  const email = normalizeEmail(search);
+  return email ? { ...parsed, email } : { ...parsed, emailContains: search };
+}

@@ -1,0 +1,73 @@
+import { ApiError } from '../common/api-error';
+import type { KeyPair } from '../keys/keys.service';
+
+/**
+ * What a page shows once after the action that led to it: the action answers with a redirect and the
+ * notice waits in the session (post/redirect/get), so that a reload repeats nothing and shows nothing.
+ */
+export interface Notice {
+  /** A new key pair, its secret shown this once. */
+  keyPair?: KeyPair;
+  /** A new or rotated webhook signing secret, shown this once. */
+  secret?: string;
+  /** A webhook.test event is on its way. */
+  sent?: boolean;
+  saved?: boolean;
+  invitedNext?: { invited: number; failed: number };
+}
+
+// Maps, so that only their own keys are found (?message=constructor finds nothing).
+
+/** Entry actions that went through, by the name the entry page's ?message= gives them. */
+const DONE = new Map<string, string>([
+  ['invited', 'The invitation mail was handed over; the entry is invited.'],
+  ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
+  ['moved-up', 'The entry moved up the line.'],
+]);
+
+/** The dashboard's own words for refusals, by error code; any other code shows the service's message. */
+const REFUSED = new Map<string, string>([
+  ['not_confirmed', 'This entry has not confirmed its address yet.'],
+  ['already_invited', 'This entry was already invited (or its invitation is being sent right now).'],
+  ['not_invited', 'This entry has not been invited yet.'],
+  ['already_redeemed', 'This entry has already used its invitation.'],
+  ['idempotency_in_progress', 'An invitation mail for this entry is being sent right now.'],
+  ['mail_failed', 'The mail server did not take the invitation mail; nothing was changed. Try again.'],
+]);
+
+/** What a number field should hold, for invalid_request naming the field. */
+const FIELDS = new Map<string, string>([
+  ['places', 'Enter a whole number of places from 1 to 1,000,000.'],
+  ['count', 'Invite from 1 to 1,000 people at a time.'],
+]);
+
+function wordsFor(code: string, field: string | undefined): string | undefined {
+  return (code === 'invalid_request' && field !== undefined ? FIELDS.get(field) : undefined) ?? REFUSED.get(code);
+}
+
+/** The dashboard's words for a form field's refused value, where it has its own. */
+export const fieldWords = (field: string): string | undefined => FIELDS.get(field);
+
+export interface Refusal {
+  status: number;
+  words: string;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * A service's refusal as the page of the form that was refused shows it: the one mapping from ApiError
+ * to the dashboard's words. Anything else is no refusal and is thrown on (to the error page).
+ */
+export function refusal(error: unknown): Refusal {
+  if (!(error instanceof ApiError)) throw error;
+  const { param, retryAfterSeconds } = error.details;
+  return { status: error.status, words: wordsFor(error.code, param) ?? error.message, retryAfterSeconds };
+}
+
+/**
+ * The entry page's words for its ?message=: an action that went through, or the code an action was
+ * refused with (places is the page's one field). A code without words here is not the page's to show.
+ */
+export function entryMessage(key: string): string | undefined {
+  return DONE.get(key) ?? wordsFor(key, 'places');
+}
