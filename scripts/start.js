@@ -6,7 +6,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const cli = path.join(root, 'dist/apps/api/src/cli.js');
+const cli = path.join(root, 'dist/apps/api/src/cli/main.js');
 const env = { LOG_LEVEL: 'warn', ...process.env };
 env.PUBLIC_BASE_URL ||= `http://localhost:${env.PORT || 3000}`;
 

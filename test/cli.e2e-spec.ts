@@ -8,7 +8,7 @@ import { admin, databaseUrl } from './support/databases';
 import { Stack } from './support/stack';
 import { logIn } from './support/dashboard';
 
-const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli.js');
+const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
 
 describe('operator CLI', () => {
   let stack: Stack;
@@ -124,6 +124,37 @@ describe('operator CLI', () => {
     expect(help.stdout).toMatch(/users create --email E --password P .*--operator/);
   });
 
+  const COMMANDS: [string[], string[]][] = [
+    [['migrate'], []],
+    [['products', 'create'], ['--name <N>', '--invite-url <U>', '--signup-url <U>', '--referral-places <K>']],
+    [['keys', 'create'], ['--product <ID>', '--mode <live|test>']],
+    [['keys', 'revoke'], ['--key <sk_…>']],
+    [['webhooks', 'create'], ['--product <ID>', '--mode <live|test>', '--url <U>', '--events <t1,t2>']],
+    [['webhooks', 'test'], ['--endpoint <ID>']],
+    [['users', 'create'], ['--email <E>', '--password <P>', '--product <ID>', '--operator']],
+    [['demo'], ['--keys-file <F>']],
+  ];
+
+  it.each(COMMANDS)('%j --help shows its usage and flags, --json too, exits 0 and runs nothing', async (words, flags) => {
+    const result = await cli([...words, '--help']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Usage: npm run --silent cli -- ${words.join(' ')} `);
+    for (const flag of [...flags, '--json']) expect(result.stdout).toContain(flag);
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM products WHERE name = 'Demo'`)).toEqual([{ n: 0 }]);
+  });
+
+  it('--help and -h of the program list every command; a group lists its own', async () => {
+    for (const help of ['--help', '-h']) {
+      const result = await cli([help]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      for (const [words] of COMMANDS) expect(result.stdout).toContain(`\n  ${words.join(' ')} `);
+    }
+    const group = await cli(['webhooks', '-h']);
+    expect(group).toMatchObject({ code: 0, stderr: '' });
+    expect(group.stdout).toMatch(/\n {2}webhooks create --product ID --mode live\|test --url U \[--events t1,t2\]/);
+    expect(group.stdout).toMatch(/\n {2}webhooks test --endpoint ID/);
+  });
+
   it.each([
     [['products', 'create', '--json'], /--name is required/],
     [['products', 'create', '--name', 'X', '--invite-url', 'ftp://x'], /--invite-url must be an http\(s\) URL/],
@@ -132,6 +163,7 @@ describe('operator CLI', () => {
     [['keys', 'create', '--product', 'prod_nope', '--mode', 'staging'], /--mode must be live or test/],
     [['keys', 'revoke', '--key', 'sk_live_nope'], /No such secret key/],
     [['frobnicate'], /Unknown command: frobnicate/],
+    [['keys', 'frobnicate'], /Unknown command: keys frobnicate/],
     [[], /No command given/],
   ])('%j fails with a message on stderr and nothing on stdout', async (args, message) => {
     const result = await cli(args);
