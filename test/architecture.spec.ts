@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/**
+ * The import rules of docs/architecture.md, read from the code: arrows between folders run one way.
+ * Folder = the first folder under an app's src/ or under libs/shared/src/.
+ */
+const ROOT = resolve(__dirname, '..');
+const SHARED = 'libs/shared/src';
+
+function sources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+/** Each file's imports of this repository's files, as paths from the root (without .ts). */
+function imports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(/from '([^']+)'/g)]
+    .map(([, target]) => target)
+    .filter((target) => target.startsWith('.') || target.startsWith('@app/shared'))
+    .map((target) => (target.startsWith('@app/shared') ? target.replace('@app/shared', SHARED) : relative(ROOT, resolve(ROOT, dirname(file), target))));
+}
+
+/** The folder of a file under `base` (a top-level file of base is its own room, named '.'). */
+function room(base: string, path: string): string | null {
+  if (!path.startsWith(`${base}/`)) return null;
+  const rest = path.slice(base.length + 1).split('/');
+  return rest.length > 1 ? rest[0] : '.';
+}
+
+/** Folder → folders it imports, inside one base. */
+function graph(base: string): Map<string, Set<string>> {
+  const arrows = new Map<string, Set<string>>();
+  for (const file of sources(base)) {
+    const from = room(base, file)!;
+    for (const target of imports(file)) {
+      const to = room(base, target);
+      if (to === null || to === from) continue;
+      if (!arrows.has(from)) arrows.set(from, new Set());
+      arrows.get(from)!.add(to);
+    }
+  }
+  return arrows;
+}
+
+/** Every cycle's folders, as 'a → b → a'. */
+function cycles(arrows: Map<string, Set<string>>): string[] {
+  const found: string[] = [];
+  const walk = (path: string[]) => {
+    for (const next of arrows.get(path.at(-1)!) ?? []) {
+      if (next === path[0]) found.push([...path, next].join(' → '));
+      else if (!path.includes(next) && next > path[0]) walk([...path, next]);
+    }
+  };
+  for (const start of arrows.keys()) walk([start]);
+  return found;
+}
+
+describe('the import graph', () => {
+  const apps = ['apps/api/src', 'apps/mailer/src', 'apps/webhooks/src'];
+
+  it.each([...apps, SHARED])('no two folders of %s import each other, directly or round about', (base) => {
+    expect(cycles(graph(base))).toEqual([]);
+  });
+
+  it('plumbing imports no feature: apps/api/src/common imports nothing else of the app', () => {
+    expect([...(graph('apps/api/src').get('common') ?? [])]).toEqual([]);
+  });
+
+  it('domain rules import nothing but domain rules: libs/shared/src/domain imports no other folder', () => {
+    expect([...(graph(SHARED).get('domain') ?? [])]).toEqual([]);
+  });
+
+  it('no file imports a controller of another folder', () => {
+    const crossings = apps.flatMap((base) =>
+      sources(base).flatMap((file) =>
+        imports(file)
+          .filter((target) => target.endsWith('.controller') && room(base, target) !== room(base, file))
+          .map((target) => `${file} → ${target}`),
+      ),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it('apps import libs/shared and never each other; libs/shared imports no app', () => {
+    const crossings = [...apps, SHARED].flatMap((base) =>
+      sources(base).flatMap((file) =>
+        imports(file)
+          .filter((target) => !target.startsWith(`${base}/`) && target !== base && !target.startsWith(SHARED))
+          .map((target) => `${file} → ${target}`),
+      ),
+    );
+    expect(crossings).toEqual([]);
+  });
+});
