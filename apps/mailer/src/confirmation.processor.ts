@@ -1,8 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
-import { Inject, OnModuleInit } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, describeDuration, EntryRecord, JOB_NAMES, JobData, newToken, Product, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
-import { Job } from 'bullmq';
+import { APP_CONFIG, AppConfig, describeDuration, EntryRecord, jobRunner, newToken, Product, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
@@ -10,22 +9,17 @@ import { confirmationMail } from './mails/confirmation';
 const SEND_BOUND_MS = 30_000;
 
 @Processor(QueueName.Mail, { concurrency: 10 })
-export class ConfirmationProcessor extends QueueProcessor implements OnModuleInit {
+export class ConfirmationProcessor extends QueueProcessor {
+  protected readonly jobs = jobRunner(QueueName.Mail, {
+    confirmation: (job) => workOnOutboxJob(this.db, job, () => this.sendConfirmation(job.data.entryId)),
+  });
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    const missing = JOB_NAMES[QueueName.Mail].filter((name) => name !== 'confirmation');
-    if (missing.length) throw new Error(`The mailer does not handle the mail jobs ${missing.join(', ')}`);
-  }
-
-  async process(job: Job<JobData<QueueName.Mail, 'confirmation'>>): Promise<void> {
-    await workOnOutboxJob(this.db, job, () => this.sendConfirmation(job.data.entryId));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Processor } from '@nestjs/bullmq';
-import { Inject, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   APP_CONFIG,
@@ -10,24 +10,23 @@ import {
   hashToken,
   INVITATION_TIMING,
   InviteCode,
-  JOB_NAMES,
-  JobData,
+  jobRunner,
+  JobOf,
   newToken,
   Product,
   QueueName,
   QueueProcessor,
   recordHandover,
 } from '@app/shared';
-import { Job, UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
 
-type InvitationJob = JobData<QueueName.Invitations, 'invitation'>;
-
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
-export class InvitationProcessor extends QueueProcessor implements OnModuleInit {
+export class InvitationProcessor extends QueueProcessor {
+  protected readonly jobs = jobRunner(QueueName.Invitations, { invitation: (job) => this.invite(job) });
   private readonly logger = new Logger(InvitationProcessor.name);
 
   constructor(
@@ -39,11 +38,6 @@ export class InvitationProcessor extends QueueProcessor implements OnModuleInit 
     super();
   }
 
-  onModuleInit(): void {
-    const missing = JOB_NAMES[QueueName.Invitations].filter((name) => name !== 'invitation');
-    if (missing.length) throw new Error(`The mailer does not handle the invitation jobs ${missing.join(', ')}`);
-  }
-
   /**
    * An invitation the API waits for (invite, reinvite or invite-next). Nothing goes out after the
    * job's deadline or for an entry the request no longer holds. The code is written (not yet
@@ -51,7 +45,7 @@ export class InvitationProcessor extends QueueProcessor implements OnModuleInit 
    * stands whatever happened to the API meanwhile, and a code whose mail left just before the mailer
    * died still works when it is first used (recordHandover).
    */
-  async process(job: Job<InvitationJob>): Promise<void> {
+  private async invite(job: JobOf<QueueName.Invitations, 'invitation'>): Promise<void> {
     const { entryId, requestId, deadline, again } = job.data;
     const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: entryId });
     const now = this.clock.now();

@@ -8,7 +8,8 @@ import {
   Delivery,
   DeliveryAttempt,
   EventRecord,
-  JobData,
+  jobRunner,
+  JobOf,
   QueueName,
   redisOptions,
   RetryLater,
@@ -18,7 +19,7 @@ import {
   WebhookEndpoint,
   webhookUrlProblem,
 } from '@app/shared';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { safeAgent } from './safe-agent';
@@ -26,8 +27,6 @@ import { safeAgent } from './safe-agent';
 /** Deliveries in flight per process; each waits for its own endpoint, so a slow one holds back no other. */
 const CONCURRENCY = 50;
 const CLOSE_TIMEOUT_MS = 10_000;
-
-type DeliverJob = Job<JobData<QueueName.Deliveries, 'deliver'>>;
 
 /**
  * Delivers one event to one endpoint per job: a signed POST of the stored body, a fresh signature per
@@ -37,6 +36,7 @@ type DeliverJob = Job<JobData<QueueName.Deliveries, 'deliver'>>;
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly jobs = jobRunner(QueueName.Deliveries, { deliver: (job) => this.deliver(job) });
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly secrets: SecretBox;
   private readonly agent: Agent;
@@ -53,7 +53,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker(QueueName.Deliveries, (job: DeliverJob) => this.deliver(job), {
+    this.worker = new Worker(QueueName.Deliveries, this.jobs, {
       connection: { ...redisOptions(this.config.REDIS_URL), maxRetriesPerRequest: null },
       prefix: this.config.QUEUE_PREFIX,
       concurrency: CONCURRENCY,
@@ -68,7 +68,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.agent.close();
   }
 
-  private async deliver(job: DeliverJob): Promise<void> {
+  private async deliver(job: JobOf<QueueName.Deliveries, 'deliver'>): Promise<void> {
     const delivery = await this.db.getRepository(Delivery).findOneBy({ id: job.data.deliveryId });
     if (delivery?.status !== 'pending') return;
     const endpoint = await this.db.getRepository(WebhookEndpoint).findOneBy({ id: delivery.endpointId });

@@ -1,8 +1,7 @@
 import { InjectQueue, Processor } from '@nestjs/bullmq';
-import { OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Delivery, EventRecord, JOB_NAMES, JobData, newId, QueueName, QueueProcessor, RetrySchedule, WebhookEndpoint, workOnOutboxJob } from '@app/shared';
-import { Job, Queue } from 'bullmq';
+import { Clock, Delivery, EventRecord, JobData, jobRunner, newId, QueueName, QueueProcessor, RetrySchedule, WebhookEndpoint, workOnOutboxJob } from '@app/shared';
+import { Queue } from 'bullmq';
 import { DataSource, IsNull } from 'typeorm';
 
 /**
@@ -11,7 +10,11 @@ import { DataSource, IsNull } from 'typeorm';
  * one event makes no second delivery: (endpoint, event) is unique and the delivery id is the job id.
  */
 @Processor(QueueName.Webhooks, { concurrency: 10 })
-export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
+export class FanOutProcessor extends QueueProcessor {
+  protected readonly jobs = jobRunner(QueueName.Webhooks, {
+    'fan-out': (job) => workOnOutboxJob(this.db, job, () => this.fanOut(job.data)),
+  });
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
@@ -19,15 +22,6 @@ export class FanOutProcessor extends QueueProcessor implements OnModuleInit {
     private readonly clock: Clock,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    const missing = JOB_NAMES[QueueName.Webhooks].filter((name) => name !== 'fan-out');
-    if (missing.length) throw new Error(`The webhooks app does not handle the jobs ${missing.join(', ')}`);
-  }
-
-  async process(job: Job<JobData<QueueName.Webhooks, 'fan-out'>>): Promise<void> {
-    await workOnOutboxJob(this.db, job, () => this.fanOut(job.data));
   }
 
   private async fanOut({ eventId, endpointId }: JobData<QueueName.Webhooks, 'fan-out'>): Promise<void> {

@@ -1,13 +1,46 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
+import { Job, UnrecoverableError } from 'bullmq';
+import { JOB_NAMES, JobData, JobName, QueueName } from '../queues/contract';
 import { endReconnecting } from '../queues/redis';
 
+export type JobOf<Q extends QueueName, N extends JobName<Q>> = Job<JobData<Q, N>>;
+
+/** A handler for every job name of a queue: leaving one out fails the typecheck. */
+export type JobHandlers<Q extends QueueName> = { [N in JobName<Q>]: (job: JobOf<Q, N>) => Promise<void> };
+
+/** What a worker runs for each job it takes. */
+export type JobRunner = (job: Job) => Promise<void>;
+
 /**
- * A BullMQ processor whose worker reports its errors (Redis gone, mostly) as one warning in the log,
- * where BullMQ would print each to stderr as a stack trace, and whose worker can always be closed.
+ * Runs each job of `queue` by the handler of its name. Made when its worker is, so that a job name of
+ * JOB_NAMES without a handler (whatever the types said) stops the app from starting; a job whose name
+ * has no handler fails for good, as a retry would find none either.
+ */
+export function jobRunner<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>): JobRunner {
+  const byName = new Map(Object.entries(handlers) as [string, JobRunner][]);
+  const missing = JOB_NAMES[queue].filter((name) => typeof byName.get(name) !== 'function');
+  if (missing.length) throw new Error(`No handler for the ${queue} jobs ${missing.join(', ')}: a worker of the ${queue} queue must handle each of its job names`);
+  return async (job) => {
+    const handler = byName.get(job.name);
+    if (!handler) throw new UnrecoverableError(`No handler for the ${queue} job ${job.name}`);
+    return handler(job);
+  };
+}
+
+/**
+ * A BullMQ processor that runs each job by its name (`jobs`, made with jobRunner as a field, so that a
+ * missing handler fails when Nest builds the processor at start-up), whose worker reports its errors
+ * (Redis gone, mostly) as one warning in the log, where BullMQ would print each to stderr as a stack
+ * trace, and whose worker can always be closed.
  */
 export abstract class QueueProcessor extends WorkerHost implements BeforeApplicationShutdown {
+  protected abstract readonly jobs: JobRunner;
   private readonly workerLogger = new Logger(this.constructor.name);
+
+  process(job: Job): Promise<void> {
+    return this.jobs(job);
+  }
 
   @OnWorkerEvent('error')
   onWorkerError(error: Error): void {
