@@ -1,6 +1,6 @@
 import { EntryRecord } from '@app/shared';
 import { joinLine } from './support/flows';
-import { api, codeIn, invitationsTo } from './support/invitations';
+import { api, codeIn, InvitationApi, invitationStack, invitationsTo } from './support/invitations';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
 
@@ -8,14 +8,9 @@ describe('Idempotency-Key', () => {
   let stack: Stack;
   let product: Product;
   let pk: string;
-  let client: ReturnType<typeof api>;
+  let client: InvitationApi;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '10000/1m', RATE_LIMIT_API: '10000/1s' } });
-    product = await stack.createProduct();
-    pk = product.keys.test.publishable;
-    client = api(stack, product.keys.test.secret);
-  });
+  beforeAll(async () => ({ stack, product, pk, client } = await invitationStack()));
   afterAll(() => stack.stop());
 
   const key = (value: string) => ({ 'idempotency-key': value });
@@ -119,16 +114,14 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key memory and expiry of codes', () => {
   let stack: Stack;
+  let pk: string;
+  let client: InvitationApi;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { IDEMPOTENCY_TTL: '1s', INVITE_CODE_TTL: '1s', RATE_LIMIT_API: '10000/1s' } });
-  });
+  beforeAll(async () => ({ stack, pk, client } = await invitationStack({ env: { IDEMPOTENCY_TTL: '1s', INVITE_CODE_TTL: '1s' } })));
   afterAll(() => stack.stop());
 
   it('a key is forgotten after IDEMPOTENCY_TTL, and a code expires after INVITE_CODE_TTL', async () => {
-    const product = await stack.createProduct();
-    const client = api(stack, product.keys.test.secret);
-    const entry = await joinLine(stack, product.keys.test.publishable, 'short@example.com');
+    const entry = await joinLine(stack, pk, 'short@example.com');
     expect((await client.invite('ent_missing', { 'idempotency-key': 'k' })).status).toBe(404);
     await client.invite(entry.id);
     const code = codeIn(invitationsTo(stack, 'short@example.com')[0]);

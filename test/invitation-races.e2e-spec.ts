@@ -1,21 +1,16 @@
 import { EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
 import { TAKE_FRONT_OF_LINE } from '../apps/api/src/line/line.service';
-import { api, codeIn, invitationsTo, line, Scope, seedLine } from './support/invitations';
+import { api, codeIn, InvitationApi, invitationStack, invitationsTo, line, Scope, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('invitations under concurrency, refusals and line order', () => {
   let stack: Stack;
   let product: Product;
   let pk: string;
-  let client: ReturnType<typeof api>;
+  let client: InvitationApi;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '10000/1m', RATE_LIMIT_API: '10000/1s' } });
-    product = await stack.createProduct();
-    pk = product.keys.test.publishable;
-    client = api(stack, product.keys.test.secret);
-  });
+  beforeAll(async () => ({ stack, product, pk, client } = await invitationStack()));
   afterAll(() => stack.stop());
 
   const waiting = (count: number, prefix: string, scope: Scope = { productId: product.id, mode: 'live' }) =>

@@ -1,20 +1,17 @@
 import { EntryRecord, EventRecord, InviteCode } from '@app/shared';
 import { events, joinLine } from './support/flows';
-import { api, codeIn, invitationsTo, line } from './support/invitations';
+import { api, codeIn, InvitationApi, invitationStack, invitationsTo, line } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('invitations', () => {
   let stack: Stack;
   let product: Product;
   let pk: string;
-  let client: ReturnType<typeof api>;
+  let client: InvitationApi;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '10000/1m', RATE_LIMIT_SIGNUP_ADDRESS: '100/1h', RATE_LIMIT_API: '10000/1s' } });
-    product = await stack.createProduct({ name: 'Acme' });
+    ({ stack, product, pk, client } = await invitationStack());
     await stack.db.query(`UPDATE products SET invite_url = 'https://acme.example/join?from=mail' WHERE id = $1`, [product.id]);
-    pk = product.keys.test.publishable;
-    client = api(stack, product.keys.test.secret);
   });
   afterAll(() => stack.stop());
 

@@ -2,7 +2,7 @@ import { EntryRecord, EventRecord, QueueName, redisOptions } from '@app/shared';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, codeIn, invitationsTo, seedLine } from './support/invitations';
+import { codeIn, InvitationApi, invitationStack, invitationsTo, seedLine } from './support/invitations';
 import { AppProcess } from './support/processes';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
@@ -15,7 +15,7 @@ import { waitFor } from './support/wait';
 describe('a mailer killed during the handover of invitations', () => {
   let stack: Stack;
   let product: Product;
-  let client: ReturnType<typeof api>;
+  let client: InvitationApi;
   const mailers: AppProcess[] = [];
   const startMailer = async () => {
     const mailer = await AppProcess.start('mailer', stack.config);
@@ -23,11 +23,8 @@ describe('a mailer killed during the handover of invitations', () => {
     return mailer;
   };
 
-  beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api'], env: { RATE_LIMIT_API: '10000/1s' } });
-    product = await stack.createProduct();
-    client = api(stack, product.keys.live.secret);
-  });
+  // The mailer runs as processes of its own, which the tests kill.
+  beforeAll(async () => ({ stack, product, client } = await invitationStack({ mode: 'live', apps: ['api'] })));
   afterEach(async () => {
     stack.mail.beforeAccept = undefined;
     stack.mail.afterAccept = undefined;

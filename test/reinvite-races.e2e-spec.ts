@@ -1,16 +1,12 @@
-import { api, codeIn, invitationsTo, seedLine } from './support/invitations';
+import { codeIn, InvitationApi, invitationStack, invitationsTo, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('reinvites close together', () => {
   let stack: Stack;
   let product: Product;
-  let client: ReturnType<typeof api>;
+  let client: InvitationApi;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_API: '10000/1s' } });
-    product = await stack.createProduct();
-    client = api(stack, product.keys.live.secret);
-  });
+  beforeAll(async () => ({ stack, product, client } = await invitationStack({ mode: 'live' })));
   afterAll(() => stack.stop());
 
   /** An invited entry, and its address. */

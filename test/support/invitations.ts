@@ -1,7 +1,7 @@
 import { EntryRecord, Mode, newId } from '@app/shared';
 import { bearer, joinLine } from './flows';
 import { SinkMail } from './smtp-sink';
-import { Stack } from './stack';
+import { AppName, Product, Stack } from './stack';
 
 /** The invite code in an invitation mail (the invite query parameter of its link). */
 export function codeIn(mail: SinkMail): string {
@@ -33,6 +33,24 @@ export function api(stack: Stack, secret: string) {
     redeem: (token: string, headers?: Record<string, string>) => call('POST', '/api/v1/invites/redeem', { token }, headers),
     get: (id: string) => call('GET', `/api/v1/entries/${id}`),
   };
+}
+
+export type InvitationApi = ReturnType<typeof api>;
+
+/** Far above what any test here does: only the rate-limit tests meet a limit. */
+const LIMITS_OUT_OF_THE_WAY = { RATE_LIMIT_SIGNUP: '10000/1m', RATE_LIMIT_SIGNUP_ADDRESS: '100/1h', RATE_LIMIT_API: '10000/1s' };
+
+/**
+ * What the invitation specs start from: api and mailer (or the apps given) with rate limits out of the
+ * way, one product, its publishable key and the API as its secret key calls it, both of `mode`. The
+ * caller stops the stack.
+ */
+export async function invitationStack(
+  { mode = 'test', apps = ['api', 'mailer'], env = {} }: { mode?: Mode; apps?: AppName[]; env?: Record<string, string> } = {},
+): Promise<{ stack: Stack; product: Product; pk: string; client: InvitationApi }> {
+  const stack = await Stack.start({ apps, env: { ...LIMITS_OUT_OF_THE_WAY, ...env } });
+  const product = await stack.createProduct();
+  return { stack, product, pk: product.keys[mode].publishable, client: api(stack, product.keys[mode].secret) };
 }
 
 export interface Scope {
