@@ -2,6 +2,7 @@ import { Mode, MODES } from '@app/shared';
 import { ProductsService } from '../products/products.service';
 import { UsageError } from './command';
 
+/** Also what a missing --mode says (the option's `required`). */
 export const MODE_PROBLEM = '--mode must be live or test.';
 
 export function mode(value: string): Mode {

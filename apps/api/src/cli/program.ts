@@ -14,7 +14,6 @@ const JSON_OPTION: CliOption = { flags: '--json', description: 'print one JSON o
  */
 export function cliProgram(commands: CliCommand<object>[]): Command {
   const program = new Command(INVOCATION)
-    .usage('<command> [options]')
     .description(
       'The operator CLI. With --json a command prints one JSON object and nothing else on stdout; a command ' +
         'that fails exits non-zero with a message on stderr.',
