@@ -20,7 +20,7 @@ import {
 } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { MailSender } from './mail-sender';
+import { MailSender, storeForEntry } from './mail-sender';
 import { invitationMail } from './mails/invitation';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
@@ -74,19 +74,7 @@ export class InvitationProcessor extends QueueProcessor {
   /** The code, written before its mail can leave; false when the entry is gone. */
   private async writeCode(entryId: string, requestId: string, hash: Buffer): Promise<boolean> {
     const now = this.clock.now();
-    try {
-      await this.db.getRepository(InviteCode).insert({
-        hash,
-        entryId,
-        requestId,
-        recorded: false,
-        expiresAt: new Date(now.getTime() + this.config.INVITE_CODE_TTL),
-        createdAt: now,
-      });
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code === '23503') return false;
-      throw error;
-    }
+    const expiresAt = new Date(now.getTime() + this.config.INVITE_CODE_TTL);
+    return storeForEntry(() => this.db.getRepository(InviteCode).insert({ hash, entryId, requestId, recorded: false, expiresAt, createdAt: now }));
   }
 }

@@ -30,15 +30,13 @@ export class MailSender {
   ): Promise<boolean> {
     const unsubscribe = newToken();
     const createdAt = this.clock.now();
-    try {
-      await this.db.getRepository(EntryToken).insert([
+    const stored = await storeForEntry(() =>
+      this.db.getRepository(EntryToken).insert([
         ...(options.confirmTokens ?? []).map((token) => ({ hash: hashToken(token), entryId: entry.id, purpose: 'confirm' as const, createdAt })),
         { hash: hashToken(unsubscribe), entryId: entry.id, purpose: 'unsubscribe', createdAt },
-      ]);
-    } catch (error) {
-      if ((error as { code?: string }).code === '23503') return false; // deleted meanwhile
-      throw error;
-    }
+      ]),
+    );
+    if (!stored) return false;
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
       await this.transport.send({
@@ -64,3 +62,19 @@ export class MailSender {
     return { name: product.senderName ?? product.name, address: match ? match[1] : this.config.MAIL_FROM.trim() };
   }
 }
+
+/**
+ * Stores rows of an entry that its mail's links need, before the mail can go out; false when the entry
+ * was deleted meanwhile (the rows' foreign key refuses them), so that nothing is sent.
+ */
+export async function storeForEntry(insert: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await insert();
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
+    throw error;
+  }
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
