@@ -1,7 +1,4 @@
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { DashboardController } from '../apps/api/src/dashboard/dashboard.controller';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { CommandQueue, EntryRecord, EventRecord, hashToken, QueueName, redisOptions } from '@app/shared';
 import { Worker } from 'bullmq';
@@ -11,7 +8,25 @@ import { Receiver } from './support/receiver';
 import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
-import { csrfIn, form, logIn as logInAs, PASSWORD, signIn } from './support/dashboard';
+import { csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD, signIn } from './support/dashboard';
+
+/** The actions a route's :action stands for. */
+const ACTIONS: Record<string, string[]> = {
+  'entries/:id/:action': ['invite', 'reinvite', 'move-up', 'delete'],
+  'webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'],
+};
+
+/** Every dashboard route with the ids given, one URL per action where the route has an :action. */
+function dashboardUrls(ids: Record<string, string>, keep: (route: { method: string; path: string }) => boolean = () => true) {
+  return dashboardRoutes()
+    .filter(keep)
+    .flatMap(({ method, path }) =>
+      (Object.entries(ACTIONS).find(([suffix]) => path.endsWith(suffix))?.[1] ?? ['']).map((action) => ({
+        method,
+        url: `/dashboard/${path}`.replace(/\/$/, '').replace(/:(\w+)/g, (_, param: string) => (param === 'action' ? action : ids[param])),
+      })),
+    );
+}
 
 describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   let stack: Stack;
@@ -90,25 +105,12 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const endpoint = await stack.api.get(WebhooksService).create({ productId: other.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [other.id]);
     const ids: Record<string, string> = { productId: other.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x' };
-    const actions: Record<string, string[]> = {
-      'entries/:id/:action': ['invite', 'reinvite', 'move-up', 'delete'],
-      'webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'],
-    };
-    // Every route of the controller, read from its metadata, so that a page added later is checked too.
-    const routes = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
-      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
-      const path: string | undefined = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
-      if (path === undefined || !path.includes(':productId')) return [];
-      const method = Reflect.getMetadata(METHOD_METADATA, handler as object) === RequestMethod.POST ? 'POST' : 'GET';
-      return (Object.entries(actions).find(([suffix]) => path.endsWith(suffix))?.[1] ?? ['']).map((action) => ({
-        method,
-        url: '/dashboard/' + path.replace(/:(\w+)/g, (_, param: string) => (param === 'action' ? action : ids[param])),
-      }));
-    });
+    // Every route of every dashboard controller, read from their metadata, so that a page added later is checked too.
+    const routes = dashboardUrls(ids, ({ path }) => path.includes(':productId'));
     expect(routes.length).toBeGreaterThanOrEqual(24);
     for (const { method, url } of routes) {
       const response = await stack.request({
-        method: method as 'GET' | 'POST',
+        method,
         url,
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
         payload: method === 'POST' ? form({ _csrf: csrf, places: '5', count: '1', url: 'https://evil.example/', name: 'Taken', referralPlaces: '9' }) : undefined,
@@ -120,6 +122,38 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(await stack.db.query('SELECT name, referral_places FROM products WHERE id = $1', [other.id])).toEqual([{ name: 'Other', referral_places: 1 }]);
     expect(await stack.db.query('SELECT url, disabled_at FROM webhook_endpoints WHERE product_id = $1', [other.id])).toEqual([{ url: 'http://127.0.0.1:9/hook', disabled_at: null }]);
     expect(await stack.db.query('SELECT count(*)::int AS n FROM api_keys WHERE product_id = $1 AND revoked_at IS NOT NULL', [other.id])).toEqual([{ n: 0 }]);
+  });
+
+  it('every route but the login needs a session, and every POST the session’s CSRF token; without them nothing changes', async () => {
+    const { cookie } = await signIn(stack, 'ada@example.com');
+    const entry = await joinLine(stack, acme.keys.live.publishable, 'guarded@example.com');
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
+    const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
+    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x' };
+    const routes = dashboardUrls(ids, ({ path }) => path !== 'login');
+    expect(routes.length).toBeGreaterThanOrEqual(26);
+    const state = () =>
+      stack.db.query(
+        `SELECT (SELECT json_agg(e ORDER BY id) FROM entries e WHERE product_id = $1) AS entries,
+                (SELECT json_agg(w ORDER BY id) FROM webhook_endpoints w WHERE product_id = $1) AS endpoints,
+                (SELECT json_agg(k ORDER BY id) FROM api_keys k WHERE product_id = $1) AS keys,
+                (SELECT row_to_json(p) FROM products p WHERE id = $1) AS product,
+                (SELECT count(*)::int FROM dashboard_sessions) AS sessions`,
+        [acme.id],
+      );
+    const before = await state();
+    const fields = { places: '5', count: '1', url: 'https://evil.example/', name: 'Taken', referralPlaces: '9' };
+    for (const { method, url } of routes) {
+      const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+      const payload = method === 'POST' ? form(fields) : undefined;
+      const anonymous = await stack.request({ method, url, headers, payload });
+      expect([method, url, anonymous.status, anonymous.headers.location]).toEqual([method, url, 303, '/dashboard/login']);
+      if (method === 'POST') {
+        const forged = await stack.request({ method, url, headers: { ...headers, cookie }, payload });
+        expect([method, url, forged.status]).toEqual([method, url, 403]);
+      }
+    }
+    expect(await state()).toEqual(before);
   });
 
   it('made-up cookies are as good as none: never a 500, nothing reflected', async () => {
@@ -139,12 +173,9 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const entry = await joinLine(stack, acme.keys.live.publishable, 'escaped@example.com');
     const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook?<script>alert(2)</script>' });
     const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id };
-    const pages = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
-      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
-      const path: string | undefined = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
-      const get = typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.GET;
-      return get && path !== undefined && path.includes(':productId') && !path.endsWith('.csv') ? [`/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}`] : [];
-    });
+    const pages = dashboardRoutes()
+      .filter(({ method, path }) => method === 'GET' && path.includes(':productId') && !path.endsWith('.csv'))
+      .map(({ path }) => `/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}`);
     pages.push(`/dashboard/${acme.id}/live/entries?email=${encodeURIComponent('<script>alert(3)</script>')}`);
     expect(pages.length).toBeGreaterThanOrEqual(9);
     for (const url of pages) {
@@ -687,11 +718,9 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
       ':productId/:mode/webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'].map((action) => ({ params: { endpointId: spare.id, action } })),
       ':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry': [{ params: { endpointId: failing.id, deliveryId: delivery.id } }],
     };
-    const routes = Object.getOwnPropertyNames(DashboardController.prototype).flatMap((name) => {
-      const handler: unknown = Object.getOwnPropertyDescriptor(DashboardController.prototype, name)?.value;
-      const post = typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST;
-      return post ? [Reflect.getMetadata(PATH_METADATA, handler) as string] : [];
-    });
+    const routes = dashboardRoutes()
+      .filter(({ method }) => method === 'POST')
+      .map(({ path }) => path);
     expect(routes.sort()).toEqual(Object.keys(requests).sort());
 
     const answers: { url: string; status: number; page: number }[] = [];

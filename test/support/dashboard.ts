@@ -1,3 +1,6 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DashboardModule } from '../../apps/api/src/dashboard/dashboard.module';
 import { Stack } from './stack';
 
 export const PASSWORD = 'a long enough password';
@@ -23,4 +26,28 @@ export async function logIn(stack: Stack, email: string, password = PASSWORD) {
 export async function signIn(stack: Stack, email: string): Promise<{ cookie: string; csrf: string }> {
   const { cookie } = await logIn(stack, email);
   return { cookie, csrf: csrfIn((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text) };
+}
+
+export interface DashboardRoute {
+  method: 'GET' | 'POST';
+  /** The route's path under /dashboard/, e.g. ':productId/:mode/keys' ('' for /dashboard itself). */
+  path: string;
+}
+
+/** Every route of every controller of the dashboard, read from their metadata, so that a page added later is checked too. */
+export function dashboardRoutes(): DashboardRoute[] {
+  const controllers: (new (...args: never[]) => object)[] = Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, DashboardModule);
+  return controllers.flatMap((controller) => {
+    const prefix: string = Reflect.getMetadata(PATH_METADATA, controller);
+    return Object.getOwnPropertyNames(controller.prototype).filter((name) => name !== 'constructor').flatMap((name) => {
+      const handler: unknown = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value;
+      const path: string | undefined = typeof handler === 'function' ? Reflect.getMetadata(PATH_METADATA, handler) : undefined;
+      if (path === undefined) return [];
+      const [root, ...rest] = `${prefix}/${path}`.split('/').filter(Boolean);
+      if (root !== 'dashboard') throw new Error(`${controller.name}.${name} is not under /dashboard`);
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler as object) as RequestMethod];
+      if (method !== 'GET' && method !== 'POST') throw new Error(`${controller.name}.${name} answers ${method}, which these tests do not know`);
+      return [{ method, path: rest.join('/') }];
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { CSV_HEADER, csvRows } from './dashboard.controller';
+import { CSV_HEADER, csvRows } from './csv';
 
 describe(csvRows.name, () => {
   it('quotes what needs quoting and defuses spreadsheet formulas', () => {

@@ -1,5 +1,4 @@
 import { ArgumentsHost, CanActivate, Catch, createParamDecorator, ExceptionFilter, ExecutionContext, Injectable } from '@nestjs/common';
-import { MODES, Mode } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
@@ -17,7 +16,7 @@ export class LoginRedirect implements ExceptionFilter {
   }
 }
 
-type DashboardRequest = FastifyRequest & { identity?: DashboardIdentity };
+export type DashboardRequest = FastifyRequest & { identity?: DashboardIdentity };
 
 /** A cookie of ours; their values are 43-character base64url tokens, so anything else is as good as none. */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
@@ -29,8 +28,8 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 }
 
 /**
- * Every dashboard page: a valid session, the CSRF token on every POST, and, under
- * /dashboard/:productId/:mode, a product of the user's team (another product is 404, as if it did not exist).
+ * Every dashboard page but the login: a valid session, and the CSRF token on every POST. Which
+ * product a page may show is for InProduct to decide, once the guard has told who is asking.
  */
 @Injectable()
 export class DashboardGuard implements CanActivate {
@@ -42,10 +41,6 @@ export class DashboardGuard implements CanActivate {
     if (!identity) throw new LoginRequired();
     if (request.method === 'POST' && !DashboardAuthService.csrfMatches(identity.csrfToken, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
       throw new ApiError('forbidden', 'This form has expired or did not come from the dashboard; reload the page and try again.');
-    }
-    const { productId, mode } = request.params as { productId?: string; mode?: string };
-    if (productId !== undefined && (!identity.productIds.includes(productId) || !MODES.includes(mode as Mode))) {
-      throw new ApiError('not_found', 'No such page.');
     }
     request.identity = identity;
     return true;

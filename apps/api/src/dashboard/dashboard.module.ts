@@ -6,13 +6,26 @@ import { LineModule } from '../line/line.module';
 import { ProductsModule } from '../products/products.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DashboardAuthModule } from './dashboard-auth.module';
-import { DashboardController } from './dashboard.controller';
+import { DashboardEntriesController } from './entries.controller';
+import { DashboardKeysController } from './keys.controller';
 import { OverviewService } from './overview.service';
+import { DashboardProductsController } from './products.controller';
+import { Replies } from './replies';
+import { DashboardSettingsController } from './settings.controller';
+import { DashboardSignInController } from './sign-in.controller';
+import { DashboardWebhooksController } from './webhooks.controller';
 
-/** The team dashboard: pages over the same services as the API. */
+/** The team dashboard: a controller per section, over the same services as the API. */
 @Module({
   imports: [DashboardAuthModule, KeysModule, EntriesModule, LineModule, InvitationsModule, ProductsModule, WebhooksModule],
-  controllers: [DashboardController],
-  providers: [OverviewService],
+  controllers: [
+    DashboardSignInController,
+    DashboardProductsController,
+    DashboardEntriesController,
+    DashboardKeysController,
+    DashboardWebhooksController,
+    DashboardSettingsController,
+  ],
+  providers: [OverviewService, Replies],
 })
 export class DashboardModule {}

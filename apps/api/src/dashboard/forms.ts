@@ -4,6 +4,7 @@ import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.dto';
 import type { ListQuery } from '../entries/entries.service';
+import { PRODUCT_SETTINGS, ProductSettings } from '../products/products.service';
 import { fieldWords } from './messages';
 
 /** A form field as text; posted twice, or as JSON that is not a string, it reads as empty. */
@@ -39,4 +40,14 @@ export function entryFilters(query: Record<string, unknown>, paged: boolean): Li
   if (!search) return parsed;
   const email = normalizeEmail(search);
   return email ? { ...parsed, email } : { ...parsed, emailContains: search };
+}
+
+/** A field a form may post several times (checkboxes): its text values. */
+export const texts = (value: unknown): string[] => ([] as unknown[]).concat(value ?? []).filter((item): item is string => typeof item === 'string');
+
+export type SettingsForm = Record<keyof ProductSettings, string>;
+
+/** The settings form as posted, every field as text, so that a refused form is shown again as typed. */
+export function settingsForm(body: Record<string, unknown> | undefined): SettingsForm {
+  return Object.fromEntries(Object.keys(PRODUCT_SETTINGS.shape).map((field) => [field, text(body?.[field])])) as SettingsForm;
 }

@@ -1,9 +1,11 @@
-import { ApiKey, Entry, ENTRY_EVENT_TYPES, EntryRecord, Mode, Product, WebhookEndpoint } from '@app/shared';
+import { ApiKey, Entry, ENTRY_EVENT_TYPES, EntryRecord, Product, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../webhooks/webhooks.service';
 import type { KeyPair } from '../keys/keys.service';
 import { html, SafeHtml } from '../common/html';
 import type { DashboardIdentity } from './dashboard-auth.service';
 import type { Overview, Series } from './overview.service';
+import type { ProductPage } from './product-page';
+import type { ProductSettings } from '../products/products.service';
 
 const STYLE = `
   body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
@@ -82,7 +84,8 @@ const SECTIONS = [
 ] as const;
 
 /** The bar on top of every page: the product, the live/test switch, sign out. */
-function bar(identity: DashboardIdentity, product?: Product, mode?: Mode, section = 'overview'): SafeHtml {
+function bar(identity: DashboardIdentity, at?: ProductPage, section = 'overview'): SafeHtml {
+  const { product, mode } = at ?? {};
   const modes = product
     ? html`<span class="mode">${(['live', 'test'] as const).map(
         (m) => html`<a class="${m === mode ? `on ${m}` : ''}" href="/dashboard/${product.id}/${m}/${section}">${m === 'live' ? 'Live' : 'Test'}</a>`,
@@ -108,17 +111,15 @@ ${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/live/
 }
 
 export interface EntriesView {
-  product: Product;
-  mode: Mode;
   entries: Entry[];
   nextCursor: string | null;
   email?: string;
   state?: string;
 }
 
-export function entriesPage(identity: DashboardIdentity, view: EntriesView): string {
-  const { product, mode } = view;
-  const base = `/dashboard/${product.id}/${mode}/entries`;
+export function entriesPage(at: ProductPage, view: EntriesView): string {
+  const { identity, product } = at;
+  const base = `${at.base}/entries`;
   const next = new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}), cursor: view.nextCursor ?? '' });
   return frame(
     `Entries of ${product.name}`,
@@ -138,13 +139,11 @@ ${view.entries.length ? view.entries.map(
     ) : html`<tr><td colspan="6" class="muted">No entries.</td></tr>`}
 </table>
 ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries →</a></p>` : ''}`,
-    bar(identity, product, mode, 'entries'),
+    bar(identity, at, 'entries'),
   );
 }
 
 export interface EntryView {
-  product: Product;
-  mode: Mode;
   entry: Entry;
   place: number | null;
   movedUp: number;
@@ -152,9 +151,10 @@ export interface EntryView {
   message?: string;
 }
 
-export function entryPage(identity: DashboardIdentity, view: EntryView): string {
-  const { product, mode, entry } = view;
-  const action = (name: string) => `/dashboard/${product.id}/${mode}/entries/${entry.id}/${name}`;
+export function entryPage(at: ProductPage, view: EntryView): string {
+  const { identity, base } = at;
+  const { entry } = view;
+  const action = (name: string) => `${base}/entries/${entry.id}/${name}`;
   const rows: [string, string | number | null][] = [
     ['Id', entry.id],
     ['State', entry.state],
@@ -168,7 +168,7 @@ export function entryPage(identity: DashboardIdentity, view: EntryView): string 
   ];
   return frame(
     entry.email,
-    html`<p><a href="/dashboard/${product.id}/${mode}/entries">← Entries</a></p>
+    html`<p><a href="${base}/entries">← Entries</a></p>
 <h1>${entry.email}</h1>
 ${view.message ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.message}</p>` : ''}
 ${view.place !== null ? html`<p>Place in line: <strong>#${view.place}</strong></p>` : ''}
@@ -181,14 +181,15 @@ ${postButton(identity, action('delete'), 'Delete', 'danger')}
 </p>
 <h2 style="font-size:1.05rem">Referrals</h2>
 <table><tr><th>Email</th><th>State</th><th>Confirmed</th></tr>
-${view.referred.length ? view.referred.map((friend) => html`<tr><td><a href="/dashboard/${product.id}/${mode}/entries/${friend.id}">${friend.email}</a></td><td><span class="pill ${friend.state}">${friend.state}</span></td><td>${when(friend.confirmedAt)}</td></tr>`) : html`<tr><td colspan="3" class="muted">None yet.</td></tr>`}
+${view.referred.length ? view.referred.map((friend) => html`<tr><td><a href="${base}/entries/${friend.id}">${friend.email}</a></td><td><span class="pill ${friend.state}">${friend.state}</span></td><td>${when(friend.confirmedAt)}</td></tr>`) : html`<tr><td colspan="3" class="muted">None yet.</td></tr>`}
 </table>`,
-    bar(identity, product, mode, 'entries'),
+    bar(identity, at, 'entries'),
   );
 }
 
-export function keysPage(identity: DashboardIdentity, product: Product, mode: Mode, keys: ApiKey[], created?: KeyPair): string {
-  const base = `/dashboard/${product.id}/${mode}/keys`;
+export function keysPage(at: ProductPage, keys: ApiKey[], created?: KeyPair): string {
+  const { identity, mode } = at;
+  const base = `${at.base}/keys`;
   return frame(
     'API keys',
     html`<h1>API keys (${mode})</h1>
@@ -202,18 +203,13 @@ ${keys.map(
 <td>${key.revokedAt ? html`<span class="muted">revoked ${when(key.revokedAt)}</span>` : postButton(identity, `${base}/${key.id}/revoke`, 'Revoke', 'danger')}</td></tr>`,
 )}
 </table>`,
-    bar(identity, product, mode, 'keys'),
+    bar(identity, at, 'keys'),
   );
 }
 
-export function webhooksPage(
-  identity: DashboardIdentity,
-  product: Product,
-  mode: Mode,
-  endpoints: WebhookEndpoint[],
-  notice?: { secret?: string; error?: string; sent?: boolean },
-): string {
-  const base = `/dashboard/${product.id}/${mode}/webhooks`;
+export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], notice?: { secret?: string; error?: string; sent?: boolean }): string {
+  const { identity, mode } = at;
+  const base = `${at.base}/webhooks`;
   const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
   const post = (path: string, label: string, kind?: 'primary' | 'danger') => postButton(identity, `${base}/${path}`, label, kind);
   return frame(
@@ -235,22 +231,16 @@ ${endpoints.length ? endpoints.map(
 ${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.disabledAt ? 'Enable' : 'Disable')}${post(`${endpoint.id}/delete`, 'Delete', 'danger')}</td></tr>`,
 ) : html`<tr><td colspan="4" class="muted">No endpoints yet.</td></tr>`}
 </table>`,
-    bar(identity, product, mode, 'webhooks'),
+    bar(identity, at, 'webhooks'),
   );
 }
 
-export function deliveryLogPage(
-  identity: DashboardIdentity,
-  product: Product,
-  mode: Mode,
-  endpoint: WebhookEndpoint,
-  log: LoggedDelivery[],
-  error?: string,
-): string {
-  const base = `/dashboard/${product.id}/${mode}/webhooks/${endpoint.id}`;
+export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], error?: string): string {
+  const { identity } = at;
+  const base = `${at.base}/webhooks/${endpoint.id}`;
   return frame(
     'Delivery log',
-    html`<p><a href="/dashboard/${product.id}/${mode}/webhooks">← Webhook endpoints</a></p>
+    html`<p><a href="${at.base}/webhooks">← Webhook endpoints</a></p>
 <h1>Delivery log</h1><p class="muted">${endpoint.url} · the last 100 deliveries of 30 days</p>
 ${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
 <table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
@@ -261,18 +251,13 @@ ${log.length ? log.map(
 <td>${delivery.status === 'pending' && delivery.nextAttemptAt ? postButton(identity, `${base}/deliveries/${delivery.id}/retry`, 'Retry now', 'primary') : ''}</td></tr>`,
 ) : html`<tr><td colspan="4" class="muted">No deliveries yet.</td></tr>`}
 </table>`,
-    bar(identity, product, mode, 'webhooks'),
+    bar(identity, at, 'webhooks'),
   );
 }
 
-export function linePage(
-  identity: DashboardIdentity,
-  product: Product,
-  mode: Mode,
-  line: EntryRecord[],
-  result?: { invited: number; failed: number },
-): string {
-  const base = `/dashboard/${product.id}/${mode}`;
+/** The front of the line, `shown` at most, with the result of the last invite-next. */
+export function linePage(at: ProductPage, line: EntryRecord[], shown: number, result?: { invited: number; failed: number }): string {
+  const { identity, base } = at;
   return frame(
     'Line',
     html`<h1>The line</h1>
@@ -283,12 +268,10 @@ ${result ? html`<p role="status">${result.invited} invited${result.failed ? html
 ${line.length ? line.map(
   (entry, i) => html`<tr><td>#${i + 1}</td><td><a href="${base}/entries/${entry.id}">${entry.email}</a></td><td>${when(entry.confirmedAt)}</td><td>${entry.referrals}</td><td>${entry.movedUp}</td></tr>`,
 ) : html`<tr><td colspan="5" class="muted">Nobody is waiting.</td></tr>`}
-</table>${line.length === LINE_PAGE ? html`<p class="muted">The first ${LINE_PAGE} in line.</p>` : ''}`,
-    bar(identity, product, mode, 'line'),
+</table>${line.length === shown ? html`<p class="muted">The first ${shown} in line.</p>` : ''}`,
+    bar(identity, at, 'line'),
   );
 }
-
-export const LINE_PAGE = 100;
 
 /** An inline SVG bar chart of two series per day; each bar names its day and count on hover. */
 function chart(overview: Overview, series: [Series, string, string][]): SafeHtml {
@@ -315,7 +298,8 @@ ${bars}
 <text x="${width}" y="${height + 14}" font-size="10" fill="#59636e" text-anchor="end">${overview.days[overview.days.length - 1].day}</text></svg></div>`;
 }
 
-export function overviewPage(identity: DashboardIdentity, product: Product, mode: Mode, overview: Overview): string {
+export function overviewPage(at: ProductPage, overview: Overview): string {
+  const { identity, product, mode } = at;
   const { states } = overview;
   const total = states.pending + states.confirmed + states.invited + states.redeemed;
   const tiles: [string, number][] = [
@@ -333,21 +317,16 @@ export function overviewPage(identity: DashboardIdentity, product: Product, mode
 ${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confirmations', '#1f6feb']])}
 <h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
 ${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}`,
-    bar(identity, product, mode, 'overview'),
+    bar(identity, at, 'overview'),
   );
 }
 
-export const SETTINGS_FIELDS = ['name', 'senderName', 'inviteUrl', 'signupUrl', 'referralPlaces'] as const;
-type SettingsValues = { [K in (typeof SETTINGS_FIELDS)[number]]: string | number | null };
+type SettingsValues = { [K in keyof ProductSettings]: string | number | null };
 
-export function settingsPage(
-  identity: DashboardIdentity,
-  product: Product,
-  mode: Mode,
-  values: SettingsValues,
-  notice?: { saved?: boolean; error?: string },
-): string {
-  const field = (name: (typeof SETTINGS_FIELDS)[number], label: string, type: string, hint: string, extra = '') =>
+/** The settings form, filled with the product's settings or with what was typed and refused. */
+export function settingsPage(at: ProductPage, values: SettingsValues, notice?: { saved?: boolean; error?: string }): string {
+  const { identity, product } = at;
+  const field = (name: keyof ProductSettings, label: string, type: string, hint: string, extra = '') =>
     html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${values[name] ?? ''}"${new SafeHtml(extra)}>
 <p class="muted">${hint}</p>`;
   return frame(
@@ -355,13 +334,13 @@ export function settingsPage(
     html`<h1>Settings of ${product.name}</h1>
 ${notice?.saved ? html`<p role="status">Saved.</p>` : ''}
 ${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
-<form method="post" action="/dashboard/${product.id}/${mode}/settings" class="card settings"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
+<form method="post" action="${at.base}/settings" class="card settings"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
 ${field('name', 'Name', 'text', 'Shown on the hosted pages and in mails.', ' required maxlength="100"')}
 ${field('senderName', 'Mail sender name', 'text', 'The name mails come from; the product name when empty.', ' maxlength="100"')}
 ${field('inviteUrl', 'Invite URL', 'url', 'Invitation mails link here with ?invite=<code>; the service’s own address when empty.')}
 ${field('signupUrl', 'Sign-up page URL', 'url', 'Referral links point here with ?ref=<code>; the hosted sign-up page when empty.')}
 ${field('referralPlaces', 'Referral places', 'number', 'Places an entry moves up for each friend who confirms. A change moves everyone waiting to their new place (live and test).', ' required min="0" max="9999"')}
 <button type="submit">Save</button></form>`,
-    bar(identity, product, mode, 'settings'),
+    bar(identity, at, 'settings'),
   );
 }

@@ -1,0 +1,116 @@
+import { Body, Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { toEntry } from '@app/shared';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import type { ProductScope } from '../common/scope';
+import { EntriesService } from '../entries/entries.service';
+import { INVITE_NEXT } from '../invitations/invitations.dto';
+import { InvitationsService } from '../invitations/invitations.service';
+import { MOVE_UP } from '../line/line.dto';
+import { LineService } from '../line/line.service';
+import { csvOf } from './csv';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { digits, entryFilters, parseForm } from './forms';
+import { entryMessage } from './messages';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { entriesPage, entryPage, linePage } from './views';
+
+/** How much of the front of the line its page shows. */
+const LINE_PAGE = 100;
+
+/** Entries and the line, through the very services the API uses. */
+@Controller('dashboard/:productId/:mode')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardEntriesController {
+  constructor(
+    private readonly entries: EntriesService,
+    private readonly line: LineService,
+    private readonly invitations: InvitationsService,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get('entries')
+  async list(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const filters = entryFilters(query, true);
+    const { data, nextCursor } = await this.entries.list(at.scope, filters);
+    const email = typeof query.email === 'string' ? query.email.trim() : undefined;
+    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state }));
+  }
+
+  /** The filtered entries as CSV, newest first, a thousand at a time. */
+  @Get('entries.csv')
+  async export(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const filters = entryFilters(query, false);
+    const rows = csvOf((cursor) => this.entries.list(at.scope, { ...filters, limit: 1000, cursor }));
+    await this.replies.csv(reply, `entries-${at.mode}.csv`, rows);
+  }
+
+  @Get('entries/:id')
+  async entry(@InProduct() at: ProductPage, @Param('id') id: string, @Query('message') message: unknown, @Res() reply: FastifyReply): Promise<void> {
+    const record = await this.entries.record(at.scope, id);
+    const view = {
+      entry: toEntry(record),
+      place: record.state === 'confirmed' ? await this.line.placeInLine(record) : null,
+      movedUp: record.movedUp,
+      referred: await this.entries.referred(record),
+      message: typeof message === 'string' ? entryMessage(message) : undefined,
+    };
+    await this.replies.page(reply, 200, entryPage(at, view));
+  }
+
+  /** Invite, reinvite, move up or delete; a refusal is shown on the entry's page, in words. */
+  @Post('entries/:id/:action')
+  async act(
+    @InProduct() at: ProductPage,
+    @Param('id') id: string,
+    @Param('action') action: string,
+    @Body() body: { places?: unknown },
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    // An unknown entry is 404, not a refusal shown on a page that does not exist.
+    await this.entries.record(at.scope, id);
+    const page = `${at.base}/entries/${encodeURIComponent(id)}`;
+    try {
+      const done = await this.perform(at.scope, id, action, body);
+      await this.replies.redirect(reply, done === 'deleted' ? `${at.base}/entries` : `${page}?message=${done}`);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !entryMessage(error.code)) throw error;
+      await this.replies.redirect(reply, `${page}?message=${error.code}`);
+    }
+  }
+
+  @Get('line')
+  async showLine(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    const notice = await this.replies.notice(at.identity, `${at.base}/line`);
+    await this.replies.page(reply, 200, linePage(at, await this.line.front(at.scope, LINE_PAGE), LINE_PAGE, notice?.invitedNext));
+  }
+
+  @Post('line/invite-next')
+  async inviteNext(@InProduct() at: ProductPage, @Body() body: { count?: unknown }, @Res() reply: FastifyReply): Promise<void> {
+    const { count } = parseForm(INVITE_NEXT, { count: digits(body?.count) });
+    const { invited, failed } = await this.invitations.inviteNext(at.scope, count);
+    await this.replies.redirectWith(reply, `${at.base}/line`, at.identity, { invitedNext: { invited: invited.length, failed: failed.length } });
+  }
+
+  /** The action's outcome, as the entry page's ?message= names it ('deleted' leaves no page to show it on). */
+  private async perform(scope: ProductScope, id: string, action: string, body: { places?: unknown }): Promise<string> {
+    switch (action) {
+      case 'invite':
+        await this.invitations.invite(scope, id);
+        return 'invited';
+      case 'reinvite':
+        await this.invitations.reinvite(scope, id);
+        return 'reinvited';
+      case 'move-up':
+        await this.line.moveUp(scope, id, parseForm(MOVE_UP, { places: digits(body?.places) }).places);
+        return 'moved-up';
+      case 'delete':
+        await this.entries.delete(scope, id);
+        return 'deleted';
+      default:
+        throw new ApiError('not_found', 'No such page.');
+    }
+  }
+}

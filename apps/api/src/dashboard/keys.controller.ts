@@ -1,0 +1,38 @@
+import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { KeysService } from '../keys/keys.service';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { keysPage } from './views';
+
+/** API keys of a product and mode. */
+@Controller('dashboard/:productId/:mode')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardKeysController {
+  constructor(
+    private readonly keys: KeysService,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get('keys')
+  async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    const notice = await this.replies.notice(at.identity, `${at.base}/keys`);
+    await this.replies.page(reply, 200, keysPage(at, await this.keys.list(at.product.id, at.mode), notice?.keyPair));
+  }
+
+  /** The new secret is shown once, on the page this redirects to; only its hash is kept with the key. */
+  @Post('keys')
+  async create(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    const keyPair = await this.keys.createPair(at.product.id, at.mode);
+    await this.replies.redirectWith(reply, `${at.base}/keys`, at.identity, { keyPair });
+  }
+
+  @Post('keys/:keyId/revoke')
+  async revoke(@InProduct() at: ProductPage, @Param('keyId') keyId: string, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.keys.revokeById(at.product.id, keyId))) throw new ApiError('not_found', 'No such key in use.');
+    await this.replies.redirect(reply, `${at.base}/keys`);
+  }
+}

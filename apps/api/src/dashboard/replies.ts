@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
+import type { Notice } from './messages';
+
+/** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
+const HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'same-origin',
+};
+
+/**
+ * How the dashboard answers: a page, a download, or, after every action, a redirect to the page that
+ * shows its result (post/redirect/get). What that page shows once waits in the session, never in the URL.
+ */
+@Injectable()
+export class Replies {
+  constructor(private readonly auth: DashboardAuthService) {}
+
+  async page(reply: FastifyReply, status: number, html: string): Promise<void> {
+    await reply.status(status).headers({ ...HEADERS, 'Content-Type': 'text/html; charset=utf-8' }).send(html);
+  }
+
+  async csv(reply: FastifyReply, filename: string, rows: AsyncIterable<string>): Promise<void> {
+    await reply
+      .headers({ ...HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"` })
+      .send(Readable.from(rows));
+  }
+
+  async redirect(reply: FastifyReply, path: string): Promise<void> {
+    await reply.redirect(path, 303);
+  }
+
+  /** Redirects to the page at `path`, which shows `notice` once. */
+  async redirectWith(reply: FastifyReply, path: string, identity: DashboardIdentity, notice: Notice): Promise<void> {
+    await this.auth.keepNotice(identity, path, notice);
+    await this.redirect(reply, path);
+  }
+
+  /** What the page at `path` shows once, if an action left something for it. */
+  notice(identity: DashboardIdentity, path: string): Promise<Notice | undefined> {
+    return this.auth.takeNotice(identity, path);
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { text, texts } from './forms';
+import { Notice, refusal } from './messages';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { deliveryLogPage, webhooksPage } from './views';
+
+/** Webhook endpoints of a product and mode, and their delivery logs. */
+@Controller('dashboard/:productId/:mode')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardWebhooksController {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get('webhooks')
+  async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    await this.endpointsPage(reply, at, 200, await this.replies.notice(at.identity, `${at.base}/webhooks`));
+  }
+
+  /** The new endpoint's secret is shown once, on the page this redirects to. */
+  @Post('webhooks')
+  async create(@InProduct() at: ProductPage, @Body() body: { url?: unknown; events?: unknown }, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      const { secret } = await this.webhooks.create({ ...at.scope, url: text(body?.url), events: texts(body?.events) });
+      await this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, { secret });
+    } catch (error) {
+      const { status, words } = refusal(error);
+      await this.endpointsPage(reply, at, status, { error: words });
+    }
+  }
+
+  @Post('webhooks/:endpointId/:action')
+  async act(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.webhooks.endpointOf(at.product.id, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
+    const back = (notice: Notice) => this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, notice);
+    switch (action) {
+      case 'rotate':
+        return back({ secret: (await this.webhooks.rotateSecret(endpointId)).secret });
+      case 'test':
+        await this.webhooks.sendTest(endpointId);
+        return back({ sent: true });
+      case 'disable':
+      case 'enable':
+        await this.webhooks.setDisabled(endpointId, action === 'disable');
+        return this.replies.redirect(reply, `${at.base}/webhooks`);
+      case 'delete':
+        await this.webhooks.remove(endpointId);
+        return this.replies.redirect(reply, `${at.base}/webhooks`);
+      default:
+        throw new ApiError('not_found', 'No such page.');
+    }
+  }
+
+  @Get('webhooks/:endpointId')
+  async deliveryLog(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.deliveryLogPage(reply, at, endpointId, 200);
+  }
+
+  @Post('webhooks/:endpointId/deliveries/:deliveryId/retry')
+  async retry(
+    @InProduct() at: ProductPage,
+    @Param('endpointId') endpointId: string,
+    @Param('deliveryId') deliveryId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const endpoint = await this.webhooks.endpointOf(at.product.id, endpointId);
+    const delivery = endpoint && (await this.webhooks.deliveryLog(endpointId)).find((candidate) => candidate.id === deliveryId);
+    if (!delivery) throw new ApiError('not_found', 'No such delivery.');
+    try {
+      await this.webhooks.retryNow(deliveryId);
+    } catch (error) {
+      const { status, words } = refusal(error);
+      return this.deliveryLogPage(reply, at, endpointId, status, words);
+    }
+    await this.replies.redirect(reply, `${at.base}/webhooks/${endpointId}`);
+  }
+
+  private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice & { error?: string }): Promise<void> {
+    await this.replies.page(reply, status, webhooksPage(at, await this.webhooks.list(at.product.id, at.mode), notice));
+  }
+
+  private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
+    const endpoint = await this.webhooks.endpointOf(at.product.id, endpointId);
+    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
+    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.webhooks.deliveryLog(endpointId), error));
+  }
+}
