@@ -14,7 +14,7 @@ import { digits, entryFilters, parseForm } from './forms';
 import { entryMessage } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { entriesPage, entryPage, linePage } from './views';
+import { entriesPage, entryPage, linePage } from './views/entries';
 
 /** How much of the front of the line its page shows. */
 const LINE_PAGE = 100;

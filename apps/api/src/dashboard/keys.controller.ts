@@ -5,7 +5,7 @@ import { KeysService } from '../keys/keys.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { keysPage } from './views';
+import { keysPage } from './views/keys';
 
 /** API keys of a product and mode. */
 @Controller('dashboard/:productId/:mode')

@@ -6,7 +6,7 @@ import { DashboardGuard, Identity, LoginRedirect } from './dashboard.guard';
 import { OverviewService } from './overview.service';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { overviewPage, productsPage } from './views';
+import { overviewPage, productsPage } from './views/products';
 
 /** The team's products, and each one's overview. */
 @Controller('dashboard')

@@ -6,7 +6,7 @@ import { parseForm, settingsForm } from './forms';
 import { refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { settingsPage } from './views';
+import { settingsPage } from './views/settings';
 
 /** A product's settings; they are the same in both modes. */
 @Controller('dashboard/:productId/:mode')

@@ -7,7 +7,7 @@ import { DashboardGuard, LoginRedirect, readCookie, SESSION_COOKIE } from './das
 import { text } from './forms';
 import { refusal } from './messages';
 import { Replies } from './replies';
-import { loginPage } from './views';
+import { loginPage } from './views/sign-in';
 
 const LOGIN_COOKIE = 'wl_login';
 

@@ -7,7 +7,7 @@ import { text, texts } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { deliveryLogPage, webhooksPage } from './views';
+import { deliveryLogPage, webhooksPage } from './views/webhooks';
 
 /** Webhook endpoints of a product and mode, and their delivery logs. */
 @Controller('dashboard/:productId/:mode')

@@ -1,0 +1,83 @@
+import { html, SafeHtml } from '../../common/html';
+import type { DashboardIdentity } from '../dashboard-auth.service';
+import type { ProductPage } from '../product-page';
+
+const STYLE = `
+  body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
+  header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.5rem;background:#fff;border-bottom:1px solid #d0d7de}
+  header .grow{flex:1} header a{color:#1f2328;text-decoration:none;font-weight:600}
+  .mode a{padding:.15rem .6rem;border-radius:999px;font-weight:500} .mode a.on{background:#1f2328;color:#fff}
+  .mode a.on.test{background:#bf8700}
+  main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
+  h1{font-size:1.3rem;margin:0 0 1rem}
+  table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #d0d7de;border-radius:8px}
+  th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eaeef2;font-size:.9rem}
+  th{background:#f6f8fa;font-weight:600}
+  form.inline{display:inline} input,select{padding:.4rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
+  button{padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}
+  button.link{background:none;color:#59636e;padding:0}
+  button.secondary{background:#fff;color:#1f2328;border:1px solid #d0d7de} button.danger{background:#cf222e}
+  nav{display:flex;gap:.9rem} nav a{font-weight:400} nav a.on{font-weight:700}
+  a{color:#0969da} code[data-secret]{user-select:all;font-size:1rem}
+  .pill.succeeded,.pill.redeemed{background:#dafbe1} .pill.failed{background:#ffebe9} .pill.pending{background:#fff8c5} .pill.invited{background:#ddf4ff}
+  .muted{color:#59636e} .pill{padding:.05rem .5rem;border-radius:999px;background:#eaeef2;font-size:.8rem}
+  .login{max-width:22rem;margin:12vh auto;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}
+  .login input{width:100%;box-sizing:border-box;margin:.2rem 0 .8rem}
+  h2{font-size:1.05rem;margin:1.5rem 0 .6rem}
+  .notice{background:#fff8c5;border:1px solid #d4a72c;border-radius:8px;padding:.8rem;margin-bottom:1rem}
+  .card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem}
+  .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.8rem}
+  .count{font-size:1.6rem;font-weight:600}
+  .settings{max-width:36rem} .settings label{display:block;font-weight:600;margin-top:.6rem}
+  .settings input{width:100%;box-sizing:border-box} .settings p{margin:.2rem 0 .4rem;font-size:.85rem}
+`;
+
+/** Every dashboard page: the head, the bar on top (if any) and the page's body. */
+export function frame(title: string, body: SafeHtml, header: SafeHtml | string = ''): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${title} · Waitlist</title><style>${new SafeHtml(STYLE)}</style></head>
+<body>${header}<main>${body}</main></body></html>`.value;
+}
+
+/** A time as the dashboard shows it: UTC to the minute (or second), '—' for none. */
+export function when(value: Date | string | null, seconds = false): string {
+  if (value === null) return '—';
+  return `${new Date(value).toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
+}
+
+/** A one-button form that posts to `action` with the session's CSRF token. */
+export function postButton(
+  identity: DashboardIdentity,
+  action: string,
+  label: string,
+  kind: 'primary' | 'secondary' | 'danger' = 'secondary',
+  fields: SafeHtml | string = '',
+): SafeHtml {
+  return html`<form class="inline" method="post" action="${action}"><input type="hidden" name="_csrf" value="${identity.csrfToken}">${fields}<button type="submit" class="${kind}">${label}</button></form> `;
+}
+
+const SECTIONS = [
+  ['overview', 'Overview'],
+  ['entries', 'Entries'],
+  ['line', 'Line'],
+  ['webhooks', 'Webhooks'],
+  ['keys', 'API keys'],
+  ['settings', 'Settings'],
+] as const;
+
+/** The bar on top of every page: the product, the live/test switch, sign out. */
+export function bar(identity: DashboardIdentity, at?: ProductPage, section = 'overview'): SafeHtml {
+  const { product, mode } = at ?? {};
+  const modes = product
+    ? html`<span class="mode">${(['live', 'test'] as const).map(
+        (m) => html`<a class="${m === mode ? `on ${m}` : ''}" href="/dashboard/${product.id}/${m}/${section}">${m === 'live' ? 'Live' : 'Test'}</a>`,
+      )}</span>`
+    : '';
+  const sections = product && mode
+    ? html`<nav>${SECTIONS.map(([path, label]) => html`<a class="${path === section ? 'on' : ''}" href="/dashboard/${product.id}/${mode}/${path}">${label}</a>`)}</nav>`
+    : '';
+  return html`<header><a href="/dashboard">Waitlist</a>${product ? html`<span>${product.name}</span>` : ''}${modes}${sections}
+<span class="grow"></span>${identity.devInbox ? html`<a href="/dev/mail" style="font-weight:400">Dev inbox</a>` : ''}${identity.user.operator ? html`<a href="/admin/queues" style="font-weight:400">Queues</a>` : ''}<span class="muted">${identity.user.email}</span>
+<form class="inline" method="post" action="/dashboard/logout"><input type="hidden" name="_csrf" value="${identity.csrfToken}"><button class="link">Sign out</button></form></header>`;
+}

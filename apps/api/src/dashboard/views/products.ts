@@ -1,0 +1,65 @@
+import type { Product } from '@app/shared';
+import { html, SafeHtml } from '../../common/html';
+import type { DashboardIdentity } from '../dashboard-auth.service';
+import type { Overview, Series } from '../overview.service';
+import type { ProductPage } from '../product-page';
+import { bar, frame } from './layout';
+
+export function productsPage(identity: DashboardIdentity, products: Product[]): string {
+  return frame(
+    'Products',
+    html`<h1>Your products</h1>
+<table><tr><th>Product</th><th>Id</th></tr>
+${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/live/overview">${product.name}</a></td><td class="muted">${product.id}</td></tr>`)}
+</table>`,
+    bar(identity),
+  );
+}
+
+/** An inline SVG bar chart of two series per day; each bar names its day and count on hover. */
+function chart(overview: Overview, series: [Series, string, string][]): SafeHtml {
+  const width = 720;
+  const height = 150;
+  const slot = width / overview.days.length;
+  const bar = (slot - 4) / series.length;
+  const top = Math.max(1, ...overview.days.flatMap((day) => series.map(([name]) => day.counts[name])));
+  const bars = overview.days.flatMap((day, i) =>
+    series.map(([name, label, color], j) => {
+      const h = Math.round((day.counts[name] / top) * (height - 20));
+      return html`<rect x="${(i * slot + 2 + j * bar).toFixed(1)}" y="${height - h}" width="${bar.toFixed(1)}" height="${h}" fill="${color}"><title>${day.day}: ${day.counts[name]} ${label}</title></rect>`;
+    }),
+  );
+  const legend = series.map(([name, label, color]) => {
+    const total = overview.days.reduce((sum, day) => sum + day.counts[name], 0);
+    return html`<span style="margin-right:1rem"><span style="display:inline-block;width:.7rem;height:.7rem;background:${color};border-radius:2px"></span> ${label}: <strong>${total}</strong></span>`;
+  });
+  return html`<div class="card"><p style="margin:0 0 .4rem">${legend}</p>
+<svg viewBox="0 0 ${width} ${height + 16}" width="100%" role="img" aria-label="${series.map(([, label]) => label).join(' and ')} per day">
+<text x="0" y="10" font-size="10" fill="#59636e">${top}</text><line x1="0" x2="${width}" y1="${height + 0.5}" y2="${height + 0.5}" stroke="#d0d7de"/>
+${bars}
+<text x="0" y="${height + 14}" font-size="10" fill="#59636e">${overview.days[0].day}</text>
+<text x="${width}" y="${height + 14}" font-size="10" fill="#59636e" text-anchor="end">${overview.days[overview.days.length - 1].day}</text></svg></div>`;
+}
+
+export function overviewPage(at: ProductPage, overview: Overview): string {
+  const { identity, product, mode } = at;
+  const { states } = overview;
+  const total = states.pending + states.confirmed + states.invited + states.redeemed;
+  const tiles: [string, number][] = [
+    ['Entries', total],
+    ['Waiting for confirmation', states.pending],
+    ['In line', states.confirmed],
+    ['Invited', states.invited],
+    ['Redeemed', states.redeemed],
+  ];
+  return frame(
+    `Overview of ${product.name}`,
+    html`<h1>Overview (${mode})</h1>
+<div class="tiles">${tiles.map(([label, count]) => html`<div class="card"><div class="muted">${label}</div><div class="count">${count.toLocaleString('en-US')}</div></div>`)}</div>
+<h2>Sign-ups and confirmations, last ${overview.days.length} days (UTC)</h2>
+${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confirmations', '#1f6feb']])}
+<h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
+${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}`,
+    bar(identity, at, 'overview'),
+  );
+}

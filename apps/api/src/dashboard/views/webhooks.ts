@@ -1,0 +1,53 @@
+import { ENTRY_EVENT_TYPES, WebhookEndpoint } from '@app/shared';
+import { html } from '../../common/html';
+import type { LoggedDelivery } from '../../webhooks/webhooks.service';
+import type { ProductPage } from '../product-page';
+import { bar, frame, postButton, when } from './layout';
+
+export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], notice?: { secret?: string; error?: string; sent?: boolean }): string {
+  const { identity, mode } = at;
+  const base = `${at.base}/webhooks`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
+  const post = (path: string, label: string, kind?: 'primary' | 'danger') => postButton(identity, `${base}/${path}`, label, kind);
+  return frame(
+    'Webhooks',
+    html`<h1>Webhook endpoints (${mode})</h1>
+${notice?.secret ? html`<div role="status" class="notice">
+<p><strong>Copy the signing secret now: it is shown this once.</strong></p><p><code data-secret>${notice.secret}</code></p></div>` : ''}
+${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
+${notice?.sent ? html`<p role="status">A webhook.test event is on its way; see the delivery log.</p>` : ''}
+<form method="post" action="${base}" class="card" style="margin-bottom:1rem">${csrf}
+  <p style="margin:0 0 .6rem"><input type="url" name="url" placeholder="https://example.com/webhooks" required style="width:28rem" aria-label="Endpoint URL"> <button type="submit">Add endpoint</button></p>
+  ${ENTRY_EVENT_TYPES.map((type) => html`<label style="margin-right:.8rem"><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`)}
+</form>
+<table><tr><th>URL</th><th>Events</th><th>Status</th><th></th></tr>
+${endpoints.length ? endpoints.map(
+  (endpoint) => html`<tr><td>${endpoint.url}<br><span class="muted">${endpoint.id}</span></td><td>${endpoint.events.join(', ')}</td>
+<td><span class="pill ${endpoint.disabledAt ? 'failed' : 'succeeded'}">${endpoint.disabledAt ? 'disabled' : 'enabled'}</span></td>
+<td><a href="${base}/${endpoint.id}">Delivery log</a> ${post(`${endpoint.id}/test`, 'Send test event')}${post(`${endpoint.id}/rotate`, 'Rotate secret')}
+${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.disabledAt ? 'Enable' : 'Disable')}${post(`${endpoint.id}/delete`, 'Delete', 'danger')}</td></tr>`,
+) : html`<tr><td colspan="4" class="muted">No endpoints yet.</td></tr>`}
+</table>`,
+    bar(identity, at, 'webhooks'),
+  );
+}
+
+export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], error?: string): string {
+  const { identity } = at;
+  const base = `${at.base}/webhooks/${endpoint.id}`;
+  return frame(
+    'Delivery log',
+    html`<p><a href="${at.base}/webhooks">← Webhook endpoints</a></p>
+<h1>Delivery log</h1><p class="muted">${endpoint.url} · the last 100 deliveries of 30 days</p>
+${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
+<table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
+${log.length ? log.map(
+  (delivery) => html`<tr><td>${delivery.eventType}<br><span class="muted">${delivery.eventId} · ${delivery.id}</span></td>
+<td><span class="pill ${delivery.status}">${delivery.status}</span>${delivery.nextAttemptAt ? html`<br><span class="muted">next ${when(delivery.nextAttemptAt, true)}</span>` : ''}</td>
+<td>${delivery.attempts.map((attempt) => html`<div>${when(attempt.attemptedAt, true)} · ${attempt.statusCode ?? attempt.error} · ${attempt.durationMs} ms</div>`)}</td>
+<td>${delivery.status === 'pending' && delivery.nextAttemptAt ? postButton(identity, `${base}/deliveries/${delivery.id}/retry`, 'Retry now', 'primary') : ''}</td></tr>`,
+) : html`<tr><td colspan="4" class="muted">No deliveries yet.</td></tr>`}
+</table>`,
+    bar(identity, at, 'webhooks'),
+  );
+}
