@@ -8,7 +8,7 @@ import { Receiver } from './support/receiver';
 import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
-import { csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD, signIn } from './support/dashboard';
+import { cookieParts, csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD, setCookies, signIn } from './support/dashboard';
 
 /** The actions a route's :action stands for. */
 const ACTIONS: Record<string, string[]> = {
@@ -59,7 +59,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   it('signs in with the right password, into an HttpOnly SameSite session cookie', async () => {
     const { response, setCookie } = await logIn('ADA@example.com ');
     expect([response.status, response.headers.location]).toEqual([303, '/dashboard']);
-    expect(setCookie).toMatch(/^wl_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(cookieParts(setCookie)).toEqual({ pair: expect.stringMatching(/^wl_session=[A-Za-z0-9_-]{43}$/), attributes: ['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Lax'] });
     const wrong = await logIn('ada@example.com', 'wrong password!!');
     expect(wrong.response.status).toBe(401);
     expect(wrong.response.text).toContain('Wrong email or password');
@@ -617,6 +617,37 @@ describe('dashboard: overview and product settings', () => {
       expect(refused.text).toContain(words.replace(/'/g, '&#39;'));
     }
     expect(await stack.db.query('SELECT * FROM products WHERE id = $1', [acme.id])).toEqual(before);
+  });
+});
+
+describe.each([
+  ['http://localhost:3000', []],
+  ['https://waitlist.example', ['Secure']],
+])('dashboard cookies, PUBLIC_BASE_URL=%s', (base, secure) => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env: { PUBLIC_BASE_URL: base } });
+    const acme = await stack.createProduct();
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+  });
+  afterAll(() => stack.stop());
+
+  const flags = (...attributes: string[]) => [...attributes, ...secure].sort();
+
+  it('the login form’s token on the login path only (Strict), the session on every path for 12 hours (Lax), both HttpOnly; signing in and out clears them', async () => {
+    const loginForm = setCookies(await stack.request({ method: 'GET', url: '/dashboard/login' }));
+    expect(cookieParts(loginForm.wl_login)).toEqual({ pair: expect.stringMatching(/^wl_login=[A-Za-z0-9_-]{43}$/), attributes: flags('HttpOnly', 'Path=/dashboard/login', 'SameSite=Strict') });
+
+    const { response, cookie } = await logInAs(stack, 'ada@example.com');
+    const signedIn = setCookies(response);
+    expect(cookieParts(signedIn.wl_session)).toEqual({ pair: expect.stringMatching(/^wl_session=[A-Za-z0-9_-]{43}$/), attributes: flags('HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Lax') });
+    expect(cookieParts(signedIn.wl_login)).toEqual({ pair: 'wl_login=', attributes: flags('HttpOnly', 'Max-Age=0', 'Path=/dashboard/login', 'SameSite=Strict') });
+
+    const csrf = csrfIn((await stack.request({ method: 'GET', url: '/dashboard', headers: { cookie } })).text);
+    const headers = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
+    const signedOut = setCookies(await stack.request({ method: 'POST', url: '/dashboard/logout', headers, payload: form({ _csrf: csrf }) }));
+    expect(cookieParts(signedOut.wl_session)).toEqual({ pair: 'wl_session=', attributes: flags('HttpOnly', 'Max-Age=0', 'Path=/', 'SameSite=Lax') });
   });
 });
 

@@ -22,6 +22,18 @@ export async function logIn(stack: Stack, email: string, password = PASSWORD) {
   return { response, cookie: setCookie.split(';')[0], setCookie };
 }
 
+/** The Set-Cookie headers of an answer, by cookie name. */
+export function setCookies(response: { headers: Record<string, unknown> }): Record<string, string> {
+  const headers = ([] as string[]).concat((response.headers['set-cookie'] as string | string[] | undefined) ?? []);
+  return Object.fromEntries(headers.map((header) => [header.split('=')[0], header]));
+}
+
+/** A Set-Cookie header's name=value and its attributes, sorted (their order means nothing); Expires is left out (Max-Age wins). */
+export function cookieParts(header: string): { pair: string; attributes: string[] } {
+  const [pair, ...attributes] = header.split('; ');
+  return { pair, attributes: attributes.filter((attribute) => !attribute.startsWith('Expires=')).sort() };
+}
+
 /** A signed-in session: its cookie and the CSRF token its forms carry. */
 export async function signIn(stack: Stack, email: string): Promise<{ cookie: string; csrf: string }> {
   const { cookie } = await logIn(stack, email);

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, nestLogLevels } from '@app/shared';
@@ -54,6 +55,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   });
   app.enableShutdownHooks();
   await registerSecurityHeaders(app, config.PUBLIC_BASE_URL.startsWith('https:'));
+  await app.register(fastifyCookie);
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();

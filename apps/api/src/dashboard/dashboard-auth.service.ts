@@ -21,7 +21,7 @@ import { ApiError } from '../common/api-error';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Notice } from './messages';
 
-const SESSION_MS = 12 * 3_600_000;
+export const SESSION_MS = 12 * 3_600_000;
 /** Failed logins allowed per address and per IP in 15 minutes. */
 const LOGIN_ATTEMPTS = 10;
 

@@ -5,6 +5,7 @@ import { KeysModule } from '../keys/keys.module';
 import { LineModule } from '../line/line.module';
 import { ProductsModule } from '../products/products.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { DashboardCookies } from './cookies';
 import { DashboardAuthModule } from './dashboard-auth.module';
 import { DashboardEntriesController } from './entries.controller';
 import { DashboardKeysController } from './keys.controller';
@@ -26,6 +27,6 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardWebhooksController,
     DashboardSettingsController,
   ],
-  providers: [OverviewService, Replies],
+  providers: [DashboardCookies, OverviewService, Replies],
 })
 export class DashboardModule {}

@@ -4,7 +4,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { AppConfig, CommandQueue, QueueName } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { DashboardAuthService } from './dashboard-auth.service';
-import { readCookie, SESSION_COOKIE } from './dashboard.guard';
+import { sessionToken } from './cookies';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -25,7 +25,7 @@ export async function registerQueueBoard(fastify: FastifyInstance, config: AppCo
 
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      const identity = await auth.identify(readCookie(request, SESSION_COOKIE));
+      const identity = await auth.identify(sessionToken(request));
       // Each answer is returned, so that Fastify waits until it is sent and never goes on to the board.
       if (!identity) return reply.redirect('/dashboard/login', 303);
       if (!identity.user.operator) return reply.callNotFound();
