@@ -19,8 +19,12 @@ describe('security headers', () => {
   it('every page and answer: nothing loaded from elsewhere, never framed, no sniffing, no referrer', async () => {
     await signUp(stack, product.keys.test.publishable, 'headers@example.com');
     const confirm = new URL((await stack.mail.waitFor('headers@example.com')).text.match(/http\S+\/confirm\/\S+/)![0]).pathname;
+    await stack.api.get(DashboardAuthService).createUser('headers@example.com', PASSWORD, product.id);
+    const { cookie } = await signIn(stack, 'headers@example.com');
     for (const [url, headers] of [
       [confirm, {}],
+      ['/dashboard/login', {}],
+      [`/dashboard/${product.id}/live/entries`, { cookie }],
       ['/api/v1/entries', bearer(product.keys.live.secret)],
       ['/no-such-page', {}],
     ] as const) {

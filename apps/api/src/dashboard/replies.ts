@@ -4,12 +4,8 @@ import { Readable } from 'node:stream';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
 import type { Notice } from './messages';
 
-/** Pages of the dashboard are never framed, cached or sent elsewhere with their URL. */
-const HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'same-origin',
-};
+/** Pages of the dashboard are never cached (the rest of their headers: common/security-headers.ts). */
+const HEADERS = { 'Cache-Control': 'no-store' };
 
 /**
  * How the dashboard answers: a page, a download, or, after every action, a redirect to the page that
