@@ -383,6 +383,14 @@ describe('dashboard: entry actions through the API’s services', () => {
     expect(after).toContain('Nobody is waiting');
     expect(invitationsTo(stack, 'second@example.com')).toHaveLength(1);
     expect(invitationsTo(stack, 'third@example.com')).toHaveLength(1);
+
+    const refused = await stack.request({
+      method: 'POST',
+      url: `/dashboard/${acme.id}/test/line/invite-next`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrf, count: '1001' }).toString(),
+    });
+    expect([refused.status, refused.text]).toEqual([400, expect.stringContaining('Invite from 1 to 1,000 people at a time.')]);
   });
 
   it('exports the filtered entries as CSV, every page of them', async () => {
@@ -492,6 +500,9 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
     const log = (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text;
     expect(log).toContain('webhook.test');
     expect(log).toMatch(/ · 200 · \d+ ms/);
+    const delivered = /webhook\.test<br><span class="muted">evt_[^ ]+ · (dlv_[^<]+)</.exec(log)![1];
+    const again = await post(`${base}/${endpoint.id}/deliveries/${delivered}/retry`);
+    expect([again.status, again.text]).toEqual([409, expect.stringContaining('This delivery is not waiting for a retry.')]);
 
     expect((await post(`${base}/${endpoint.id}/disable`)).status).toBe(303);
     expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).toContain('disabled');
