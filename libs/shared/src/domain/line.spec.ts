@@ -1,4 +1,10 @@
-import { compareInLine, lineKey, lineOrder, LineStanding } from './line';
+import { InLine, lineKey, lineOrder, LineStanding } from './line';
+
+/** lineOrder's values compared left to right, as PostgreSQL compares IN_LINE_ORDER's. */
+function inLine(a: InLine, b: InLine): number {
+  const [x, y] = [lineOrder(a), lineOrder(b)];
+  return x[0] - y[0] || Number(x[1]) - Number(y[1]) || x[2] - y[2];
+}
 
 /** Entries named by their confirmation sequence number, in line order with these referral places. */
 function line(referralPlaces: number, standings: Partial<LineStanding>[]): number[] {
@@ -7,7 +13,7 @@ function line(referralPlaces: number, standings: Partial<LineStanding>[]): numbe
       const entry = { confirmationSeq: i + 1, referrals: 0, movedUp: 0, ...standing };
       return { ...entry, lineKey: lineKey(entry, referralPlaces) };
     })
-    .sort(compareInLine)
+    .sort(inLine)
     .map((entry) => entry.confirmationSeq);
 }
 
@@ -28,7 +34,7 @@ describe(lineOrder.name, () => {
   });
 });
 
-describe(compareInLine.name, () => {
+describe('line order', () => {
   it('the first referral gains its place: #5 with one referral passes #4', () =>
     expect(line(1, [{}, {}, {}, {}, { referrals: 1 }])).toEqual([1, 2, 3, 5, 4]));
 

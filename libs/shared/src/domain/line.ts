@@ -29,12 +29,6 @@ export function lineOrder(entry: InLine): [lineKey: number, notMovedUp: boolean,
   return [entry.lineKey, entry.lineKey === entry.confirmationSeq, entry.confirmationSeq];
 }
 
-/** Line order for Array.prototype.sort. */
-export function compareInLine(a: InLine, b: InLine): number {
-  const [x, y] = [lineOrder(a), lineOrder(b)];
-  return x[0] - y[0] || Number(x[1]) - Number(y[1]) || x[2] - y[2];
-}
-
 /**
  * lineOrder in SQL, for every query that orders, takes or counts the line: `ORDER BY ${IN_LINE_ORDER}`, or
  * `(${IN_LINE_ORDER}) < ($1, $2, $3)` with lineOrder's values. It is the entries_line index's order, so
