@@ -1,7 +1,5 @@
 import { html, SafeHtml } from '@app/shared';
 
-export { html, SafeHtml };
-
 const STYLE = `
   body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
   main{max-width:28rem;margin:10vh auto;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Param } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, devInboxKey, DevMail, RedisClient } from '@app/shared';
+import { APP_CONFIG, AppConfig, devInboxKey, DevMail, html, RedisClient } from '@app/shared';
 import { ApiError } from '../common/api-error';
-import { html, page } from '../common/html';
+import { page } from '../common/html';
 
 /** The development inbox at /dev/mail, registered only while SMTP_URL is unset. */
 @Controller('dev/mail')

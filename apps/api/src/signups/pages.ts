@@ -1,4 +1,5 @@
-import { html, page, SafeHtml } from '../common/html';
+import { html, SafeHtml } from '@app/shared';
+import { page } from '../common/html';
 import type { ConfirmStatus } from './signups.service';
 
 export function signupPage(productName: string, key: string, ref: string | undefined): string {

@@ -1,5 +1,5 @@
+import { html, SafeHtml } from '@app/shared';
 import type { Entry, EntryRecord } from '@app/shared';
-import { html, SafeHtml } from '../../common/html';
 import type { ProductPage } from '../product-page';
 import { bar, frame, postButton, when } from './layout';
 

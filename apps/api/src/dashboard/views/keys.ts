@@ -1,5 +1,5 @@
+import { html } from '@app/shared';
 import type { ApiKey } from '@app/shared';
-import { html } from '../../common/html';
 import type { KeyPair } from '../../keys/keys.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame, postButton, when } from './layout';

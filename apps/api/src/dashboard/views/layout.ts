@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../../common/html';
+import { html, SafeHtml } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
 import type { ProductPage } from '../product-page';
 

@@ -1,5 +1,5 @@
+import { html, SafeHtml } from '@app/shared';
 import type { Product } from '@app/shared';
-import { html, SafeHtml } from '../../common/html';
 import type { DashboardIdentity } from '../dashboard-auth.service';
 import type { Overview, Series } from '../overview.service';
 import type { ProductPage } from '../product-page';

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../../common/html';
+import { html, SafeHtml } from '@app/shared';
 import type { ProductSettings } from '../../products/products.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame } from './layout';

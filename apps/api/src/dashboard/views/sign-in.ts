@@ -1,4 +1,4 @@
-import { html } from '../../common/html';
+import { html } from '@app/shared';
 import { frame } from './layout';
 
 export function loginPage(csrfToken: string, error?: string, email = ''): string {

@@ -1,5 +1,4 @@
-import { ENTRY_EVENT_TYPES, WebhookEndpoint } from '@app/shared';
-import { html } from '../../common/html';
+import { ENTRY_EVENT_TYPES, html, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../../webhooks/webhooks.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame, postButton, when } from './layout';
