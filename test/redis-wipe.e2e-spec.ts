@@ -76,5 +76,12 @@ describe('when Redis restarts without its data', () => {
     const created = await stack.db.getRepository(EventRecord).findBy({ type: 'entry.created' });
     const delivered = new Set(receiver.received.filter((request) => request.answer === 200).map((request) => JSON.parse(request.body).id as string));
     expect([...delivered].sort()).toEqual(created.map((event) => event.id).sort());
+    // Every attempt of an event, before and after the loss, is the same delivery.
+    const deliveryIds = new Map<string, Set<string>>();
+    for (const request of receiver.received) {
+      const eventId = JSON.parse(request.body).id as string;
+      deliveryIds.set(eventId, (deliveryIds.get(eventId) ?? new Set()).add(String(request.headers['service-delivery'])));
+    }
+    expect([...deliveryIds.values()].filter((ids) => ids.size !== 1)).toEqual([]);
   }, 120_000);
 });
