@@ -32,7 +32,7 @@ export class DashboardKeysController {
 
   @Post('keys/:keyId/revoke')
   async revoke(@InProduct() at: ProductPage, @Param('keyId') keyId: string, @Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.keys.revokeById(at.product.id, keyId))) throw new ApiError('not_found', 'No such key in use.');
+    if (!(await this.keys.revokeById(at.scope, keyId))) throw new ApiError('not_found', 'No such key in use.');
     await this.replies.redirect(reply, `${at.base}/keys`);
   }
 }

@@ -38,7 +38,7 @@ export class DashboardWebhooksController {
 
   @Post('webhooks/:endpointId/:action')
   async act(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.webhooks.endpointOf(at.product.id, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
+    if (!(await this.webhooks.endpointOf(at.scope, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
     const back = (notice: Notice) => this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, notice);
     switch (action) {
       case 'rotate':
@@ -70,7 +70,7 @@ export class DashboardWebhooksController {
     @Param('deliveryId') deliveryId: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const endpoint = await this.webhooks.endpointOf(at.product.id, endpointId);
+    const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
     const delivery = endpoint && (await this.webhooks.deliveryLog(endpointId)).find((candidate) => candidate.id === deliveryId);
     if (!delivery) throw new ApiError('not_found', 'No such delivery.');
     try {
@@ -87,7 +87,7 @@ export class DashboardWebhooksController {
   }
 
   private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
-    const endpoint = await this.webhooks.endpointOf(at.product.id, endpointId);
+    const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
     if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
     await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.webhooks.deliveryLog(endpointId), error));
   }

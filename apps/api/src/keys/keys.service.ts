@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiKey, Clock, hashToken, KeyKind, Mode, newId, newToken } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import type { KeyScope } from '../common/scope';
+import type { KeyScope, ProductScope } from '../common/scope';
 
 export interface KeyPair {
   secret: string;
@@ -52,10 +52,11 @@ export class KeysService {
   }
 
   /** Revokes one key of a product by its id; false when there is no such unrevoked key. */
-  async revokeById(productId: string, keyId: string): Promise<boolean> {
+  /** Revokes a key of this product and mode; false when it has no such key in use. */
+  async revokeById(scope: ProductScope, keyId: string): Promise<boolean> {
     const result = await this.db
       .getRepository(ApiKey)
-      .update({ id: keyId, productId, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
+      .update({ id: keyId, productId: scope.productId, mode: scope.mode, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
     return (result.affected ?? 0) > 0;
   }
 

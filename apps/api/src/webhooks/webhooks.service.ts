@@ -23,6 +23,7 @@ import {
   withTimeout,
 } from '@app/shared';
 import { lookup } from 'node:dns/promises';
+import type { ProductScope } from '../common/scope';
 import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
 import { ApiError } from '../common/api-error';
 
@@ -77,8 +78,9 @@ export class WebhooksService implements OnApplicationShutdown {
   }
 
   /** One endpoint of the product, or null: endpoints of other products do not exist for the caller. */
-  async endpointOf(productId: string, endpointId: string): Promise<WebhookEndpoint | null> {
-    return this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId, productId });
+  /** The endpoint, if it belongs to this product and mode. */
+  async endpointOf(scope: ProductScope, endpointId: string): Promise<WebhookEndpoint | null> {
+    return this.db.getRepository(WebhookEndpoint).findOneBy({ id: endpointId, productId: scope.productId, mode: scope.mode });
   }
 
   /** Removes the endpoint with its deliveries and their log. */
