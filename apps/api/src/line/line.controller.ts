@@ -1,15 +1,20 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { JsonBody } from '../common/validation';
 import { MOVE_UP } from './line.dto';
 import { Scope, SecretKeyGuard, WithoutRateLimit } from '../keys/secret-key.guard';
-import { LineService } from './line.service';
+import { LineService, Standing } from './line.service';
 
 @Controller('api/v1/entries')
 @UseGuards(SecretKeyGuard)
 export class LineController {
   constructor(private readonly line: LineService) {}
+
+  @Get(':id/place')
+  place(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Standing> {
+    return this.line.standing(scope, id);
+  }
 
   @Post(':id/move-up')
   @HttpCode(200)

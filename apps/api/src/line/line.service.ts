@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Entry, EntryRecord, hashToken, IN_LINE_ORDER, LINE_KEY_SQL, lineKey, lineOrder, Product, toEntry } from '@app/shared';
+import { canonicalEmail, Entry, EntryRecord, estimatedWaitDays, hashToken, IN_LINE_ORDER, LINE_KEY_SQL, lineKey, lineOrder, Product, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
+
+/** Where a waiting entry stands; estimatedWaitDays is null while there is not enough data yet. */
+export interface Standing {
+  place: number;
+  lineLength: number;
+  estimatedWaitDays: number | null;
+}
 
 /**
  * The line: confirmed entries not invited yet, in line order (libs/shared/src/domain/line.ts). Every
@@ -107,6 +114,22 @@ export class LineService {
       [entry.productId, entry.mode, ...lineOrder({ lineKey: entry.lineKey!, confirmationSeq: entry.confirmationSeq! })],
     );
     return Number(ahead) + 1;
+  }
+
+  /** A waiting entry's place, the line's length and the estimated wait; 409 for an entry not in line. */
+  async standing(scope: ProductScope, id: string): Promise<Standing> {
+    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    if (!entry) throw notFound();
+    if (entry.state === 'pending') throw new ApiError('not_confirmed', 'The entry has not confirmed its address; it is not in line yet.');
+    if (entry.state !== 'confirmed') throw new ApiError('already_invited', 'The entry was already invited; it is no longer in line.');
+    const place = await this.placeInLine(entry);
+    const [{ length, invited }]: { length: number; invited: number }[] = await this.db.query(
+      `SELECT (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND state = 'confirmed') AS length,
+              (SELECT COALESCE(sum(count), 0)::int FROM daily_event_counts
+               WHERE product_id = $1 AND mode = $2 AND type = 'entry.invited' AND day > (now() AT TIME ZONE 'UTC')::date - $3::int) AS invited`,
+      [scope.productId, scope.mode, WAIT_WINDOW_DAYS],
+    );
+    return { place, lineLength: length, estimatedWaitDays: estimatedWaitDays(place, invited) };
   }
 
   /**

@@ -40,6 +40,7 @@ export function confirmPage(status: ConfirmStatus): string {
         "You're on the list",
         html`<h1>You're on the ${status.productName} waitlist</h1>
 <p>Your place in line:</p><p class="place">#${status.place}</p>
+<p class="muted">Estimated wait: ${waitInWords(status.estimatedWaitDays)}</p>
 ${referral(status.referralLink)}`,
       );
     case 'invited':
@@ -67,4 +68,10 @@ export function unsubscribePage(productName: string): string {
 
 export function unsubscribedPage(): string {
   return page('Unsubscribed', html`<h1>You're unsubscribed</h1><p>Your address is no longer on the waitlist.</p>`);
+}
+
+/** The estimated wait as the person reads it (LineService.standing, estimatedWaitDays). */
+export function waitInWords(days: number | null): string {
+  if (days === null) return 'not enough data yet';
+  return days <= 1 ? 'about a day' : `about ${days} days`;
 }

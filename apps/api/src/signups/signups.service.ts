@@ -36,7 +36,7 @@ export interface SignupInput {
 /** What a hosted confirm page shows about the entry behind its link. */
 export type ConfirmStatus =
   | { state: 'pending'; productName: string }
-  | { state: 'confirmed'; productName: string; place: number; referralLink: string | null }
+  | { state: 'confirmed'; productName: string; place: number; estimatedWaitDays: number | null; referralLink: string | null }
   | { state: 'invited'; productName: string };
 
 @Injectable()
@@ -102,12 +102,8 @@ export class SignupsService {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
     if (record.state === 'pending') return { state: 'pending', productName: product.name };
     if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
-    return {
-      state: 'confirmed',
-      productName: product.name,
-      place: await this.line.placeInLine(record),
-      referralLink: await this.referralLink(product, record),
-    };
+    const { place, estimatedWaitDays } = await this.line.standing(record, record.id);
+    return { state: 'confirmed', productName: product.name, place, estimatedWaitDays, referralLink: await this.referralLink(product, record) };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { InLine, lineKey, lineOrder, LineStanding } from './line';
+import { estimatedWaitDays, InLine, lineKey, lineOrder, LineStanding } from './line';
 
 /** lineOrder's values compared left to right, as PostgreSQL compares IN_LINE_ORDER's. */
 function inLine(a: InLine, b: InLine): number {
@@ -48,4 +48,16 @@ describe('line order', () => {
 
   it('keys below the front of the line and referrals with move-up calls add up', () =>
     expect(line(1, [{}, {}, {}, { referrals: 1, movedUp: 2 }, { movedUp: 1000 }])).toEqual([5, 4, 1, 2, 3]));
+});
+
+describe(estimatedWaitDays.name, () => {
+  it.each([
+    [1, 0, null],
+    [500, 0, null],
+    [1, 300, 1],
+    [10, 300, 1],
+    [11, 300, 2],
+    [300, 300, 30],
+    [7, 3, 70],
+  ])('place %i with %i invitations in 30 days: %p days', (place, invited, days) => expect(estimatedWaitDays(place, invited)).toBe(days));
 });

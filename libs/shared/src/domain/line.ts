@@ -35,3 +35,16 @@ export function lineOrder(entry: InLine): [lineKey: number, notMovedUp: boolean,
  * the front of the line is an index scan.
  */
 export const IN_LINE_ORDER = 'line_key, (line_key = confirmation_seq), confirmation_seq';
+
+/** The invitation rate behind an estimated wait is measured over this many days (UTC days, today included). */
+export const WAIT_WINDOW_DAYS = 30;
+
+/**
+ * Estimated days until the entry at `place` is invited, at the product's invitation rate of the last
+ * WAIT_WINDOW_DAYS days: place ÷ (invitations in the window ÷ days of the window), rounded up to
+ * whole days. Null while the window holds no invitation (not enough data yet).
+ */
+export function estimatedWaitDays(place: number, invitedInWindow: number): number | null {
+  if (invitedInWindow <= 0) return null;
+  return Math.ceil((place * WAIT_WINDOW_DAYS) / invitedInWindow);
+}
