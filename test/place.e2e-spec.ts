@@ -1,14 +1,14 @@
 import { bearer, confirmPath, joinLine, signUp } from './support/flows';
-import { api } from './support/invitations';
+import { invitationStack } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('GET /api/v1/entries/{id}/place', () => {
   let stack: Stack;
   let product: Product;
+  let client: Awaited<ReturnType<typeof invitationStack>>['client'];
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'] });
-    product = await stack.createProduct();
+    ({ stack, product, client } = await invitationStack());
   });
   afterAll(() => stack.stop());
 
@@ -22,7 +22,7 @@ describe('GET /api/v1/entries/{id}/place', () => {
     expect(page.text).toContain('Estimated wait: not enough data yet');
 
     // One invitation in the last 30 days: place 2 waits 2 × 30 ÷ 1 days.
-    expect((await api(stack, product.keys.test.secret).invite(first.id)).status).toBe(200);
+    expect((await client.invite(first.id)).status).toBe(200);
     expect((await place(third.id)).json()).toEqual({ place: 2, lineLength: 2, estimatedWaitDays: 60 });
     expect((await stack.request({ method: 'GET', url: await confirmPath(stack, 'p3@example.com') })).text).toContain('Estimated wait: about 60 days');
   });

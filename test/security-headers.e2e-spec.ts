@@ -1,6 +1,7 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, signUp } from './support/flows';
+import { invitationStack } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 describe('security headers', () => {
@@ -8,8 +9,7 @@ describe('security headers', () => {
   let product: Product;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'] });
-    product = await stack.createProduct();
+    ({ stack, product } = await invitationStack());
   });
   afterAll(() => stack.stop());
 

@@ -73,14 +73,15 @@ export class InvitationsService {
   /** Checks a code without using it up. */
   async verify(scope: ProductScope, token: string): Promise<CodeCheck> {
     const now = this.clock.now();
+    const hash = hashToken(token);
     const [row]: { email: string; recorded: boolean }[] = await this.db.query(
       `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
        WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4
          AND (e.state = 'invited' OR (NOT c.recorded AND e.state = 'confirmed'))`,
-      [hashToken(token), now, scope.productId, scope.mode],
+      [hash, now, scope.productId, scope.mode],
     );
     if (!row) return { valid: false };
-    if (!row.recorded && !(await this.db.transaction((manager) => recordHandover(manager, hashToken(token), now, { scope })))) return { valid: false };
+    if (!row.recorded && !(await this.db.transaction((manager) => recordHandover(manager, hash, now, { scope })))) return { valid: false };
     return { valid: true, email: row.email };
   }
 

@@ -122,12 +122,17 @@ export class LineService {
     if (!entry) throw notFound();
     if (entry.state === 'pending') throw new ApiError('not_confirmed', 'The entry has not confirmed its address; it is not in line yet.');
     if (entry.state !== 'confirmed') throw new ApiError('already_invited', 'The entry was already invited; it is no longer in line.');
+    return this.standingOf(entry);
+  }
+
+  /** Where a waiting entry (state confirmed) stands. */
+  async standingOf(entry: EntryRecord): Promise<Standing> {
     const place = await this.placeInLine(entry);
     const [{ length, invited }]: { length: number; invited: number }[] = await this.db.query(
       `SELECT (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND state = 'confirmed') AS length,
               (SELECT COALESCE(sum(count), 0)::int FROM daily_event_counts
                WHERE product_id = $1 AND mode = $2 AND type = 'entry.invited' AND day > (now() AT TIME ZONE 'UTC')::date - $3::int) AS invited`,
-      [scope.productId, scope.mode, WAIT_WINDOW_DAYS],
+      [entry.productId, entry.mode, WAIT_WINDOW_DAYS],
     );
     return { place, lineLength: length, estimatedWaitDays: estimatedWaitDays(place, invited) };
   }

@@ -102,7 +102,7 @@ export class SignupsService {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
     if (record.state === 'pending') return { state: 'pending', productName: product.name };
     if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
-    const { place, estimatedWaitDays } = await this.line.standing(record, record.id);
+    const { place, estimatedWaitDays } = await this.line.standingOf(record);
     return { state: 'confirmed', productName: product.name, place, estimatedWaitDays, referralLink: await this.referralLink(product, record) };
   }
 
