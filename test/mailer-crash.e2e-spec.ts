@@ -1,4 +1,4 @@
-import { EntryRecord, EventRecord, QueueName, redisOptions } from '@app/shared';
+import { EntryRecord, QueueName, redisOptions } from '@app/shared';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,29 +39,49 @@ describe('a mailer killed during the handover of invitations', () => {
       (dying) => (stack.mail.afterAccept = () => void sleep(ms).then(() => dying.kill())),
     ]),
   ];
+  /** One held entry's invitation, handed to a mailer process that `arm` kills around the handover. */
+  async function mailedWhileDying(prefix: string, arm: (dying: AppProcess) => void): Promise<{ entry: EntryRecord; code: string }> {
+    const [entry] = await seedLine(stack, { productId: product.id, mode: 'live' }, 1, prefix);
+    const requestId = randomUUID();
+    await stack.db.query(`UPDATE entries SET invite_request = $2, invite_held_until = $3 WHERE id = $1`, [entry.id, requestId, new Date(Date.now() + 60_000)]);
+    const dying = await startMailer();
+    arm(dying);
+    const queue = new Queue(QueueName.Invitations, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
+    try {
+      await queue.add('invitation', { entryId: entry.id, requestId, deadline: Date.now() + 30_000, again: false });
+    } finally {
+      await queue.close();
+    }
+    await waitFor(() => !dying.running, 'the mailer to be killed');
+    const [mail] = invitationsTo(stack, entry.email);
+    expect(mail).toBeDefined();
+    return { entry, code: codeIn(mail) };
+  }
+
+  /** The entry's events of these types in the order they were committed (their fan-out's order in the outbox). */
+  async function eventsOf(entryId: string, types: string[]): Promise<string[]> {
+    const rows: { type: string; body: string }[] = await stack.db.query(
+      `SELECT e.type, e.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId' WHERE o.queue = 'webhooks' ORDER BY o.id`,
+    );
+    return rows.filter((event) => types.includes(event.type) && JSON.parse(event.body).data.entry.id === entryId).map((event) => event.type);
+  }
+
   for (const [index, [instant, arm]] of INSTANTS.entries()) {
     it(`killed ${instant}: the mailed code verifies, and the entry is invited once, with entry.invited`, async () => {
-      const [entry] = await seedLine(stack, { productId: product.id, mode: 'live' }, 1, `instant${index}`);
-      const requestId = randomUUID();
-      await stack.db.query(`UPDATE entries SET invite_request = $2, invite_held_until = $3 WHERE id = $1`, [entry.id, requestId, new Date(Date.now() + 60_000)]);
-      const dying = await startMailer();
-      arm(dying);
-      const queue = new Queue(QueueName.Invitations, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
-      try {
-        await queue.add('invitation', { entryId: entry.id, requestId, deadline: Date.now() + 30_000, again: false });
-      } finally {
-        await queue.close();
-      }
-      await waitFor(() => !dying.running, 'the mailer to be killed');
-      const [mail] = invitationsTo(stack, entry.email);
-      expect(mail).toBeDefined();
-
-      expect((await client.verify(codeIn(mail))).json()).toEqual({ valid: true, email: entry.email });
+      const { entry, code } = await mailedWhileDying(`instant${index}`, arm);
+      expect((await client.verify(code)).json()).toEqual({ valid: true, email: entry.email });
       expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: entry.id })).state).toBe('invited');
-      const invitedEvents = await stack.db.getRepository(EventRecord).findBy({ type: 'entry.invited' });
-      expect(invitedEvents.filter((event) => JSON.parse(event.body!).data.entry.id === entry.id)).toHaveLength(1);
+      expect(await eventsOf(entry.id, ['entry.invited'])).toEqual(['entry.invited']);
     });
   }
+
+  it('killed before the 250, the code redeemed first: valid true once, entry.invited before entry.redeemed', async () => {
+    const { entry, code } = await mailedWhileDying('redeemfirst', INSTANTS[0][1]);
+    expect((await client.redeem(code)).json()).toEqual({ valid: true, email: entry.email });
+    expect((await client.redeem(code)).json()).toEqual({ valid: false });
+    expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: entry.id })).state).toBe('redeemed');
+    expect(await eventsOf(entry.id, ['entry.invited', 'entry.redeemed'])).toEqual(['entry.invited', 'entry.redeemed']);
+  });
 
   it('killed in the middle of an invite-next of 40: every mail that reached the SMTP server carries a code that works', async () => {
     const rows = await seedLine(stack, { productId: product.id, mode: 'live' }, 40, 'batchcrash');
