@@ -4,6 +4,7 @@ import { EntryRecord, EntryToken, InviteCode } from './entry';
 import { EventRecord } from './event';
 import { IdempotencyRecord } from './idempotency';
 import { LineCounter, ReferralCredit } from './line';
+import { LoginHook } from './login-hook';
 import { OutboxMessage } from './outbox';
 import { Product } from './product';
 import { Delivery, DeliveryAttempt, WebhookEndpoint } from './webhook';
@@ -14,6 +15,7 @@ export * from './entry';
 export * from './event';
 export * from './idempotency';
 export * from './line';
+export * from './login-hook';
 export * from './outbox';
 export * from './product';
 export * from './webhook';
@@ -36,4 +38,5 @@ export const ENTITIES = [
   DashboardUser,
   TeamMember,
   DashboardSession,
+  LoginHook,
 ];

@@ -16,7 +16,11 @@ export class WebhookEndpoint {
   previousSecretUntil!: Date | null;
   @Column('timestamp with time zone', { name: 'disabled_at', precision: 3, nullable: true }) disabledAt!: Date | null;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  @Column('text', { name: 'signature_format' }) signatureFormat!: SignatureFormat;
 }
+
+/** service: our Service-Signature header; standard: the Standard Webhooks headers (webhook-id, -timestamp, -signature). */
+export type SignatureFormat = 'service' | 'standard';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
