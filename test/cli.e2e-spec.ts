@@ -7,6 +7,7 @@ import { bearer } from './support/flows';
 import { admin, databaseUrl } from './support/databases';
 import { Stack } from './support/stack';
 import { logIn } from './support/dashboard';
+import { Webhook } from 'standardwebhooks';
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
 
@@ -69,8 +70,8 @@ describe('operator CLI', () => {
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const endpoint = JSON.parse(created.stdout);
     expect(endpoint).toEqual({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/) });
-    const [row] = await stack.db.query('SELECT mode, url, events FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
-    expect(row).toEqual({ mode: 'live', url: 'https://93.184.216.34/hook', events: ['entry.invited', 'entry.redeemed'] });
+    const [row] = await stack.db.query('SELECT mode, url, events, signature_format FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(row).toEqual({ mode: 'live', url: 'https://93.184.216.34/hook', events: ['entry.invited', 'entry.redeemed'], signature_format: 'service' });
     const tested = await cli(['webhooks', 'test', '--endpoint', endpoint.id, '--json'], { QUEUE_PREFIX: stack.config.QUEUE_PREFIX });
     expect(tested.code).toBe(0);
     const { eventId } = JSON.parse(tested.stdout);
@@ -84,6 +85,28 @@ describe('operator CLI', () => {
       expect([result.code, result.stdout]).toEqual([1, '']);
       expect(result.stderr).toMatch(message);
     }
+  });
+
+  it('webhooks create --signature standard makes a Standard Webhooks endpoint with a secret its libraries take; other values are refused with the usage', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Standard', '--json'])).stdout);
+    const create = (...args: string[]) => cli(['webhooks', 'create', '--product', product.id, '--mode', 'test', '--url', 'https://93.184.216.34/hook', ...args]);
+    const created = await create('--signature', 'standard', '--json');
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const endpoint = JSON.parse(created.stdout);
+    expect(endpoint).toEqual({ id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    expect(() => new Webhook(endpoint.secret)).not.toThrow();
+    expect((await stack.db.query('SELECT signature_format FROM webhook_endpoints WHERE id = $1', [endpoint.id]))[0].signature_format).toBe('standard');
+    const ours = JSON.parse((await create('--signature', 'service', '--json')).stdout);
+    expect((await stack.db.query('SELECT signature_format FROM webhook_endpoints WHERE id = $1', [ours.id]))[0].signature_format).toBe('service');
+
+    for (const value of ['stripe', 'Standard', '']) {
+      const refused = await create('--signature', value);
+      expect([refused.code, refused.stdout]).toEqual([1, '']);
+      expect(refused.stderr).toContain('--signature must be service or standard.');
+      expect(refused.stderr).toContain('Usage: npm run --silent cli -- webhooks create');
+    }
+    expect(await stack.db.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE product_id = $1', [product.id])).toEqual([{ n: 2 }]);
+    expect((await cli(['webhooks', 'create', '--help'])).stdout).toMatch(/--signature <service\|standard>\s+how deliveries are signed/);
   });
 
   it('keys are stored only as hashes', async () => {
@@ -129,7 +152,7 @@ describe('operator CLI', () => {
     [['products', 'create'], ['--name <N>', '--invite-url <U>', '--signup-url <U>', '--referral-places <K>']],
     [['keys', 'create'], ['--product <ID>', '--mode <live|test>']],
     [['keys', 'revoke'], ['--key <sk_…>']],
-    [['webhooks', 'create'], ['--product <ID>', '--mode <live|test>', '--url <U>', '--events <t1,t2>']],
+    [['webhooks', 'create'], ['--product <ID>', '--mode <live|test>', '--url <U>', '--events <t1,t2>', '--signature <service|standard>']],
     [['webhooks', 'test'], ['--endpoint <ID>']],
     [['users', 'create'], ['--email <E>', '--password <P>', '--product <ID>', '--operator']],
     [['demo'], ['--keys-file <F>']],
@@ -151,7 +174,7 @@ describe('operator CLI', () => {
     }
     const group = await cli(['webhooks', '-h']);
     expect(group).toMatchObject({ code: 0, stderr: '' });
-    expect(group.stdout).toMatch(/\n {2}webhooks create --product ID --mode live\|test --url U \[--events t1,t2\]/);
+    expect(group.stdout).toMatch(/\n {2}webhooks create --product ID --mode live\|test --url U \[--events t1,t2\] \[--signature service\|standard\]/);
     expect(group.stdout).toMatch(/\n {2}webhooks test --endpoint ID/);
   });
 

@@ -4,7 +4,7 @@ import { CommandQueue, EntryRecord, EventRecord, hashToken, QueueName, redisOpti
 import { Worker } from 'bullmq';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo, line as confirmedInOrder } from './support/invitations';
-import { Receiver } from './support/receiver';
+import { Receiver, verifyStandard } from './support/receiver';
 import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
@@ -512,6 +512,46 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
     const refused = await post(base, [['url', 'ftp://example.com'], ['events', 'entry.invited']]);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('https');
+  });
+
+  it('the form chooses the signature format (ours by default); a Standard Webhooks endpoint shows it, and its test event verifies with standardwebhooks', async () => {
+    const base = `/dashboard/${acme.id}/test/webhooks`;
+    const show = async (url: string) => (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
+    const form = await show(base);
+    expect(form).toContain('<input type="radio" name="signatureFormat" value="service" checked>');
+    expect(form).toContain('<input type="radio" name="signatureFormat" value="standard">');
+
+    const standard = await new Receiver().start();
+    try {
+      const created = await post(base, [['url', `${standard.url}/standard`], ['events', 'entry.invited'], ['signatureFormat', 'standard']]);
+      expect([created.status, created.headers.location]).toEqual([303, base]);
+      const secret = /<code data-secret>(whsec_[A-Za-z0-9+/=]+)<\/code>/.exec(await show(base))![1];
+      const [endpoint] = await stack.db.query('SELECT id, signature_format FROM webhook_endpoints WHERE url = $1', [`${standard.url}/standard`]);
+      expect(endpoint.signature_format).toBe('standard');
+      await post(base, [['url', `${standard.url}/ours`], ['events', 'entry.invited']]);
+      const [ours] = await stack.db.query('SELECT signature_format FROM webhook_endpoints WHERE url = $1', [`${standard.url}/ours`]);
+      expect(ours.signature_format).toBe('service');
+
+      const rows = (await show(base)).split('<tr>');
+      expect(rows.find((row) => row.includes(`${standard.url}/standard`))).toContain('Standard Webhooks');
+      expect(rows.find((row) => row.includes(`${standard.url}/ours`))).toContain('Service-Signature');
+      expect(await show(`${base}/${endpoint.id}`)).toContain('Standard Webhooks');
+
+      expect((await post(`${base}/${endpoint.id}/test`)).status).toBe(303);
+      const [delivery] = await standard.waitFor(1);
+      expect(verifyStandard(delivery, secret)).toMatchObject({ type: 'webhook.test', mode: 'test' });
+      expect(delivery.headers['service-event']).toBe('webhook.test');
+
+      expect((await post(`${base}/${endpoint.id}/rotate`)).status).toBe(303);
+      expect(await show(base)).toMatch(/<code data-secret>whsec_[A-Za-z0-9+/]{43}=<\/code>/);
+
+      const before = await stack.db.query('SELECT count(*)::int AS n FROM webhook_endpoints');
+      const refused = await post(base, [['url', `${standard.url}/stripe`], ['events', 'entry.invited'], ['signatureFormat', 'stripe']]);
+      expect([refused.status, refused.text]).toEqual([400, expect.stringContaining('Choose how deliveries are signed')]);
+      expect(await stack.db.query('SELECT count(*)::int AS n FROM webhook_endpoints')).toEqual(before);
+    } finally {
+      await standard.stop();
+    }
   });
 
   it('another product’s endpoints are out of reach', async () => {

@@ -1,10 +1,10 @@
-import { Delivery, DeliveryAttempt, EventRecord, newId } from '@app/shared';
+import { Delivery, DeliveryAttempt, EventRecord, newId, WebhookEndpoint } from '@app/shared';
 import Stripe from 'stripe';
 import { In } from 'typeorm';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { signUp } from './support/flows';
-import { Receiver } from './support/receiver';
+import { Receiver, verifyStandard } from './support/receiver';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
 
@@ -45,6 +45,36 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
     expect(stripe.webhooks.constructEvent(second.body, header, secret)).toMatchObject({ type: 'entry.created' });
     expect(stripe.webhooks.constructEvent(second.body, header, endpoint.secret)).toMatchObject({ type: 'entry.created' });
     await hooks.setDisabled(endpoint.id, true);
+  });
+
+  it('the standardwebhooks verifier accepts a Standard endpoint’s deliveries; after a rotation both secrets sign until the overlap ends', async () => {
+    const standard = await new Receiver().start();
+    try {
+      const other = await stack.createProduct({ name: 'Standard' });
+      const endpoint = await hooks.create({ productId: other.id, mode: 'test', url: standard.url, events: ['entry.created'], signatureFormat: 'standard' });
+      expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await signUp(stack, other.keys.test.publishable, 'standard@example.com');
+      const [first] = await standard.waitFor(1);
+      expect(verifyStandard(first, endpoint.secret)).toMatchObject({ type: 'entry.created' });
+      expect(String(first.headers['webhook-signature']).split(' ')).toHaveLength(1);
+
+      const { secret } = await hooks.rotateSecret(endpoint.id);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await signUp(stack, other.keys.test.publishable, 'standard-rotated@example.com');
+      const [, second] = await standard.waitFor(2);
+      expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      expect(verifyStandard(second, secret)).toMatchObject({ data: { entry: { email: 'standard-rotated@example.com' } } });
+      expect(verifyStandard(second, endpoint.secret)).toMatchObject({ data: { entry: { email: 'standard-rotated@example.com' } } });
+
+      await stack.db.getRepository(WebhookEndpoint).update({ id: endpoint.id }, { previousSecretUntil: new Date(Date.now() - 1000) });
+      await signUp(stack, other.keys.test.publishable, 'standard-after@example.com');
+      const [, , third] = await standard.waitFor(3);
+      expect(String(third.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(verifyStandard(third, secret)).toMatchObject({ data: { entry: { email: 'standard-after@example.com' } } });
+      expect(() => verifyStandard(third, endpoint.secret)).toThrow('No matching signature found');
+    } finally {
+      await standard.stop();
+    }
   });
 
   it('a disabled endpoint gets no new deliveries; enabled again, it does', async () => {

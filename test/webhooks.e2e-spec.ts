@@ -1,11 +1,11 @@
-import { Delivery, DeliveryAttempt, EntryRecord, EventRecord, QueueName, redisOptions, WebhookEndpoint } from '@app/shared';
+import { Delivery, DeliveryAttempt, EntryRecord, EventRecord, newSigningSecret, QueueName, redisOptions, WebhookEndpoint } from '@app/shared';
 import { Queue } from 'bullmq';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
-import { Receiver, verify } from './support/receiver';
+import { Answer, Receiver, verify, verifyStandard } from './support/receiver';
 import { ThrowawayRedis } from './support/throwaway-redis';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
@@ -102,6 +102,36 @@ describe('webhooks', () => {
       const attempts = await stack.db.getRepository(DeliveryAttempt).find({ where: { deliveryId: delivery.id }, order: { attempt: 'ASC' } });
       expect(attempts.map((a) => [a.statusCode, a.error === null])).toEqual([[500, true], [null, false], [302, true], [200, true]]);
       expect(attempts[1].error).toContain('no answer');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('a Standard Webhooks endpoint: the standardwebhooks verifier accepts every attempt; a retry keeps webhook-id and is signed afresh', async () => {
+    const receiver = await new Receiver().start();
+    const answers: Answer[] = [500, 'hang', 200];
+    receiver.answer = (index) => answers[index] ?? 200;
+    try {
+      const standard = await stack.createProduct({ name: 'Standard' });
+      const endpoint = await hooks.create({ productId: standard.id, mode: 'test', url: receiver.url, events: ['entry.created'], signatureFormat: 'standard' });
+      await signUp(stack, standard.keys.test.publishable, 'standard@example.com');
+      const received = await receiver.waitFor(3);
+      const [delivery] = await stack.db.getRepository(Delivery).findBy({ endpointId: endpoint.id });
+      for (const attempt of received) {
+        expect(verifyStandard(attempt, endpoint.secret)).toMatchObject({ id: delivery.eventId, type: 'entry.created' });
+        expect(() => verifyStandard(attempt, newSigningSecret('standard'))).toThrow('No matching signature found');
+        expect(attempt.headers).toMatchObject({
+          'webhook-id': delivery.eventId,
+          'service-event': 'entry.created',
+          'service-delivery': delivery.id,
+          'content-type': 'application/json',
+        });
+        expect(attempt.headers['service-signature']).toBeUndefined();
+        expect(Math.abs(Number(attempt.headers['webhook-timestamp']) - attempt.at / 1000)).toBeLessThan(2);
+      }
+      // The third attempt came more than a second after the first (200 ms, a 500 ms timeout, 400 ms): a later timestamp, another signature.
+      expect(received[2].headers['webhook-timestamp']).not.toBe(received[0].headers['webhook-timestamp']);
+      expect(received[2].headers['webhook-signature']).not.toBe(received[0].headers['webhook-signature']);
     } finally {
       await receiver.stop();
     }

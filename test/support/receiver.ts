@@ -1,6 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { waitFor } from './wait';
 
 export interface Received {
@@ -73,4 +74,9 @@ export function verify(header: string, body: string, secret: string): boolean {
       const given = Buffer.from(part.slice(3), 'hex');
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
+}
+
+/** A Standard Webhooks receiver's check, with the standardwebhooks package: the event, or a WebhookVerificationError. */
+export function verifyStandard(received: Received, secret: string): unknown {
+  return new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
 }

@@ -15,7 +15,7 @@ import {
   RetryLater,
   RetrySchedule,
   SecretBox,
-  signatureHeader,
+  signingHeaders,
   WebhookEndpoint,
   webhookUrlProblem,
 } from '@app/shared';
@@ -29,10 +29,10 @@ const CONCURRENCY = 50;
 const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
- * Delivers one event to one endpoint per job: a signed POST of the stored body, a fresh signature per
- * attempt, only a 2xx within WEBHOOK_TIMEOUT counts, retries on the RetrySchedule, every attempt
- * logged (and counted from that log). The worker is built here rather than with @Processor because
- * its backoff comes from the configuration.
+ * Delivers one event to one endpoint per job: a POST of the stored body signed in the endpoint's
+ * format, a fresh signature per attempt, only a 2xx within WEBHOOK_TIMEOUT counts, retries on the
+ * RetrySchedule, every attempt logged (and counted from that log). The worker is built here rather
+ * than with @Processor because its backoff comes from the configuration.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -127,7 +127,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         headers: {
           'content-type': 'application/json',
           'user-agent': 'waitlist-webhooks/1',
-          'service-signature': signatureHeader(secrets, body, Math.floor(now.getTime() / 1000)),
+          ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: delivery.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
           'service-event': delivery.eventType,
           'service-delivery': delivery.id,
         },

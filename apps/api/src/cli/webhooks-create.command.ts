@@ -1,6 +1,6 @@
 import { ProductsService } from '../products/products.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { mode, MODE_PROBLEM, productMustExist } from './checks';
+import { mode, MODE_PROBLEM, productMustExist, signatureFormat } from './checks';
 import { CliCommand } from './command';
 import { withServices } from './services';
 
@@ -9,6 +9,7 @@ interface Options {
   mode: string;
   url: string;
   events?: string;
+  signature?: string;
 }
 
 export const webhooksCreate: CliCommand<Options> = {
@@ -19,6 +20,12 @@ export const webhooksCreate: CliCommand<Options> = {
     { flags: '--mode <live|test>', description: "whose events it gets: the live or the test mode's", required: MODE_PROBLEM },
     { flags: '--url <U>', description: 'where deliveries go: https and a public address', required: true },
     { flags: '--events <t1,t2>', description: 'the event types it wants, comma-separated (default: every entry event)' },
+    {
+      flags: '--signature <service|standard>',
+      description:
+        'how deliveries are signed, for good: service, our Service-Signature header (default), or standard, the ' +
+        'Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) that its libraries verify',
+    },
   ],
   run: (options, config) => {
     const endpoint = {
@@ -26,6 +33,7 @@ export const webhooksCreate: CliCommand<Options> = {
       mode: mode(options.mode),
       url: options.url,
       events: options.events?.split(',').map((type) => type.trim()),
+      signatureFormat: options.signature === undefined ? undefined : signatureFormat(options.signature),
     };
     return withServices(config, async (app) => {
       await productMustExist(app.get(ProductsService), endpoint.productId);

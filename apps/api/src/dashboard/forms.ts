@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@app/shared';
+import { isSignatureFormat, normalizeEmail, SignatureFormat } from '@app/shared';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
@@ -44,6 +44,16 @@ export function entryFilters(query: Record<string, unknown>, paged: boolean): Li
 
 /** A field a form may post several times (checkboxes): its text values. */
 export const texts = (value: unknown): string[] => ([] as unknown[]).concat(value ?? []).filter((item): item is string => typeof item === 'string');
+
+/** The endpoint form's signature format: ours when the form sends none, and nothing but a known one otherwise. */
+export function signatureFormatField(value: unknown): SignatureFormat | undefined {
+  if (value === undefined) return undefined;
+  const format = text(value);
+  if (!isSignatureFormat(format)) {
+    throw new ApiError('invalid_request', 'Choose how deliveries are signed: ours (Service-Signature) or Standard Webhooks.', { param: 'signatureFormat' });
+  }
+  return format;
+}
 
 export type SettingsForm = Record<keyof ProductSettings, string>;
 

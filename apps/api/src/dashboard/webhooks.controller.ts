@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { text, texts } from './forms';
+import { signatureFormatField, text, texts } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
@@ -26,9 +26,18 @@ export class DashboardWebhooksController {
 
   /** The new endpoint's secret is shown once, on the page this redirects to. */
   @Post('webhooks')
-  async create(@InProduct() at: ProductPage, @Body() body: { url?: unknown; events?: unknown }, @Res() reply: FastifyReply): Promise<void> {
+  async create(
+    @InProduct() at: ProductPage,
+    @Body() body: { url?: unknown; events?: unknown; signatureFormat?: unknown },
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
-      const { secret } = await this.webhooks.create({ ...at.scope, url: text(body?.url), events: texts(body?.events) });
+      const { secret } = await this.webhooks.create({
+        ...at.scope,
+        url: text(body?.url),
+        events: texts(body?.events),
+        signatureFormat: signatureFormatField(body?.signatureFormat),
+      });
       await this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, { secret });
     } catch (error) {
       const { status, words } = refusal(error);

@@ -14,10 +14,11 @@ import {
   isPublicAddress,
   Mode,
   newId,
-  newToken,
+  newSigningSecret,
   QueueName,
   RetrySchedule,
   SecretBox,
+  SignatureFormat,
   WebhookEndpoint,
   webhookUrlProblem,
   withTimeout,
@@ -50,6 +51,8 @@ export interface NewEndpoint {
   url: string;
   /** Entry event types; all of them when omitted. */
   events?: string[];
+  /** How its deliveries are signed, for good: ours when omitted. */
+  signatureFormat?: SignatureFormat;
 }
 
 /** Webhook endpoints of a product and mode; the dashboard and the CLI both work through this service. */
@@ -88,10 +91,10 @@ export class WebhooksService implements OnApplicationShutdown {
     await this.db.getRepository(WebhookEndpoint).delete({ id: endpointId });
   }
 
-  /** A new signing secret, shown once; for 24 hours the old one signs too (a second v1 after the new). */
+  /** A new signing secret of the endpoint's format, shown once; for 24 hours the old one signs too (a second v1 after the new). */
   async rotateSecret(endpointId: string): Promise<{ secret: string }> {
     const endpoint = await this.find(endpointId);
-    const secret = newToken('whsec_');
+    const secret = newSigningSecret(endpoint.signatureFormat);
     await this.db.getRepository(WebhookEndpoint).update(
       { id: endpoint.id },
       {
@@ -180,7 +183,8 @@ export class WebhooksService implements OnApplicationShutdown {
       const listed = unknown.length ? `; unknown: ${unknown.join(', ')}` : '';
       throw new ApiError('invalid_request', `Events must be among ${ENTRY_EVENT_TYPES.join(', ')}${listed}.`, { param: 'events' });
     }
-    const secret = newToken('whsec_');
+    const signatureFormat = input.signatureFormat ?? 'service';
+    const secret = newSigningSecret(signatureFormat);
     const id = newId('we');
     await this.db.getRepository(WebhookEndpoint).insert({
       id,
@@ -189,6 +193,7 @@ export class WebhooksService implements OnApplicationShutdown {
       url: input.url,
       events: [...new Set(events)],
       secret: this.secrets.seal(secret),
+      signatureFormat,
       createdAt: this.clock.now(),
     });
     return { id, secret };

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { isPublicAddress, SecretBox, signatureHeader, webhookUrlProblem } from './webhooks';
+import { Webhook } from 'standardwebhooks';
+import { isPublicAddress, newSigningSecret, SecretBox, signatureHeader, signingHeaders, webhookUrlProblem } from './webhooks';
 
 describe(signatureHeader.name, () => {
   it('signs <t>.<body> with the whole secret string, one v1 per secret', () => {
@@ -7,6 +8,47 @@ describe(signatureHeader.name, () => {
     const expected = createHmac('sha256', 'whsec_abc').update(`1700000000.${body}`).digest('hex');
     expect(signatureHeader(['whsec_abc'], body, 1700000000)).toBe(`t=1700000000,v1=${expected}`);
     expect(signatureHeader(['whsec_new', 'whsec_old'], body, 1).split(',')).toHaveLength(3);
+  });
+});
+
+describe(newSigningSecret.name, () => {
+  it('ours: whsec_ and 256 random bits in base64url, as before', () => {
+    expect(newSigningSecret('service')).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('Standard Webhooks: whsec_ and 32 random bytes in standard base64, which the standardwebhooks package takes', () => {
+    const secrets = Array.from({ length: 50 }, () => newSigningSecret('standard'));
+    expect(new Set(secrets).size).toBe(50);
+    for (const secret of secrets) {
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+      expect(() => new Webhook(secret)).not.toThrow();
+    }
+  });
+});
+
+describe(signingHeaders.name, () => {
+  const body = '{"id":"evt_1","type":"entry.created"}';
+
+  it('ours: the Service-Signature header alone, byte for byte what signatureHeader makes', () => {
+    expect(signingHeaders('service', ['whsec_new', 'whsec_old'], { eventId: 'evt_1', body, unixSeconds: 1700000000 })).toEqual({
+      'service-signature': signatureHeader(['whsec_new', 'whsec_old'], body, 1700000000),
+    });
+  });
+
+  it('Standard Webhooks: webhook-id is the event id, and each secret signs; the standardwebhooks verifier accepts either secret', () => {
+    const [current, previous, other] = [newSigningSecret('standard'), newSigningSecret('standard'), newSigningSecret('standard')];
+    const unixSeconds = Math.floor(Date.now() / 1000);
+    const headers = signingHeaders('standard', [current, previous], { eventId: 'evt_1', body, unixSeconds });
+    expect(Object.keys(headers).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
+    expect(headers['webhook-id']).toBe('evt_1');
+    expect(headers['webhook-timestamp']).toBe(String(unixSeconds));
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook(current).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(other).verify(body, headers)).toThrow('No matching signature found');
+    expect(() => new Webhook(current).verify(body.replace('created', 'deleted'), headers)).toThrow('No matching signature found');
+    expect(() => new Webhook(current).verify(body, { ...headers, 'webhook-id': 'evt_2' })).toThrow('No matching signature found');
   });
 });
 

@@ -1,5 +1,27 @@
 import ipaddr from 'ipaddr.js';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { newToken } from './secrets';
+
+/**
+ * How deliveries to an endpoint are signed, chosen when it is created: service, our Service-Signature
+ * header (the default); standard, the Standard Webhooks headers (webhook-id, webhook-timestamp,
+ * webhook-signature).
+ */
+export const SIGNATURE_FORMATS = ['service', 'standard'] as const;
+export type SignatureFormat = (typeof SIGNATURE_FORMATS)[number];
+
+export const isSignatureFormat = (value: string): value is SignatureFormat => (SIGNATURE_FORMATS as readonly string[]).includes(value);
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new signing secret. Ours: 256 random bits in base64url, used whole as the HMAC key. Standard
+ * Webhooks: the key's bytes in standard base64, which its libraries decode; 32 bytes, the length of
+ * a SHA-256 output, the shortest key HMAC-SHA256 advises.
+ */
+export function newSigningSecret(format: SignatureFormat): string {
+  return format === 'service' ? newToken(SECRET_PREFIX) : SECRET_PREFIX + randomBytes(32).toString('base64');
+}
 
 /**
  * The Service-Signature header: t=<unix seconds>,v1=<hex>[,v1=<hex>], each v1 an HMAC-SHA256 keyed
@@ -8,6 +30,28 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 export function signatureHeader(secrets: string[], body: string, unixSeconds: number): string {
   const signatures = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`);
   return [`t=${unixSeconds}`, ...signatures].join(',');
+}
+
+/** What one attempt is signed over; the same event id goes with every attempt of a delivery. */
+export interface SignedMessage {
+  eventId: string;
+  body: string;
+  unixSeconds: number;
+}
+
+/**
+ * The headers that sign one attempt in the endpoint's format, one signature per secret (the current
+ * one first; during a rotation's overlap the previous one too). Standard Webhooks signs
+ * `<webhook-id>.<webhook-timestamp>.<body>` with the secret's decoded bytes; its webhook-id is the
+ * event id (docs/decisions.md).
+ */
+export function signingHeaders(format: SignatureFormat, secrets: string[], { eventId, body, unixSeconds }: SignedMessage): Record<string, string> {
+  if (format === 'service') return { 'service-signature': signatureHeader(secrets, body, unixSeconds) };
+  const signatures = secrets.map((secret) => {
+    const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+    return `v1,${createHmac('sha256', key).update(`${eventId}.${unixSeconds}.${body}`).digest('base64')}`;
+  });
+  return { 'webhook-id': eventId, 'webhook-timestamp': String(unixSeconds), 'webhook-signature': signatures.join(' ') };
 }
 
 /**

@@ -1,7 +1,10 @@
-import { ENTRY_EVENT_TYPES, html, WebhookEndpoint } from '@app/shared';
+import { ENTRY_EVENT_TYPES, html, SignatureFormat, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../../webhooks/webhooks.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame, postButton, when } from './layout';
+
+/** How an endpoint's deliveries are signed, by the name receivers know the scheme by. */
+const SIGNED_WITH: Record<SignatureFormat, string> = { service: 'Service-Signature', standard: 'Standard Webhooks' };
 
 export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], notice?: { secret?: string; error?: string; sent?: boolean }): string {
   const { identity, mode } = at;
@@ -18,14 +21,18 @@ ${notice?.sent ? html`<p role="status">A webhook.test event is on its way; see t
 <form method="post" action="${base}" class="card" style="margin-bottom:1rem">${csrf}
   <p style="margin:0 0 .6rem"><input type="url" name="url" placeholder="https://example.com/webhooks" required style="width:28rem" aria-label="Endpoint URL"> <button type="submit">Add endpoint</button></p>
   ${ENTRY_EVENT_TYPES.map((type) => html`<label style="margin-right:.8rem"><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`)}
+  <fieldset style="border:0;margin:.6rem 0 0;padding:0"><legend style="font-weight:600">Signature</legend>
+  <label style="display:block"><input type="radio" name="signatureFormat" value="service" checked> ${SIGNED_WITH.service}: our header, which Stripe's webhook verifier also accepts</label>
+  <label style="display:block"><input type="radio" name="signatureFormat" value="standard"> ${SIGNED_WITH.standard}: the webhook-id, webhook-timestamp and webhook-signature headers, for the standardwebhooks libraries</label>
+  <span class="muted" style="font-size:.85rem">Fixed for the endpoint: to switch, add a new endpoint.</span></fieldset>
 </form>
-<table><tr><th>URL</th><th>Events</th><th>Status</th><th></th></tr>
+<table><tr><th>URL</th><th>Events</th><th>Signature</th><th>Status</th><th></th></tr>
 ${endpoints.length ? endpoints.map(
-  (endpoint) => html`<tr><td>${endpoint.url}<br><span class="muted">${endpoint.id}</span></td><td>${endpoint.events.join(', ')}</td>
+  (endpoint) => html`<tr><td>${endpoint.url}<br><span class="muted">${endpoint.id}</span></td><td>${endpoint.events.join(', ')}</td><td>${SIGNED_WITH[endpoint.signatureFormat]}</td>
 <td><span class="pill ${endpoint.disabledAt ? 'failed' : 'succeeded'}">${endpoint.disabledAt ? 'disabled' : 'enabled'}</span></td>
 <td><a href="${base}/${endpoint.id}">Delivery log</a> ${post(`${endpoint.id}/test`, 'Send test event')}${post(`${endpoint.id}/rotate`, 'Rotate secret')}
 ${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.disabledAt ? 'Enable' : 'Disable')}${post(`${endpoint.id}/delete`, 'Delete', 'danger')}</td></tr>`,
-) : html`<tr><td colspan="4" class="muted">No endpoints yet.</td></tr>`}
+) : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`}
 </table>`,
     bar(identity, at, 'webhooks'),
   );
@@ -37,7 +44,7 @@ export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log:
   return frame(
     'Delivery log',
     html`<p><a href="${at.base}/webhooks">← Webhook endpoints</a></p>
-<h1>Delivery log</h1><p class="muted">${endpoint.url} · the last 100 deliveries of 30 days</p>
+<h1>Delivery log</h1><p class="muted">${endpoint.url} · signed with ${SIGNED_WITH[endpoint.signatureFormat]} · the last 100 deliveries of 30 days</p>
 ${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
 <table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
 ${log.length ? log.map(

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Mode } from '../../domain/modes';
+import type { SignatureFormat } from '../../domain/webhooks';
 
 @Entity('webhook_endpoints')
 export class WebhookEndpoint {
@@ -16,11 +17,9 @@ export class WebhookEndpoint {
   previousSecretUntil!: Date | null;
   @Column('timestamp with time zone', { name: 'disabled_at', precision: 3, nullable: true }) disabledAt!: Date | null;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** Fixed for the endpoint's lifetime: its secrets are made for it. */
   @Column('text', { name: 'signature_format' }) signatureFormat!: SignatureFormat;
 }
-
-/** service: our Service-Signature header; standard: the Standard Webhooks headers (webhook-id, -timestamp, -signature). */
-export type SignatureFormat = 'service' | 'standard';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
