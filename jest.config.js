@@ -2,6 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  modulePathIgnorePatterns: ['<rootDir>/libs/client/dist'],
   testRegex: '\\.(e2e-)?spec\\.ts$',
   // Nest 12 ships ESM only; swc turns it (and our TypeScript) into CommonJS for jest on Node 20.
   transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
@@ -9,6 +10,9 @@ module.exports = {
   moduleNameMapper: {
     '^@app/shared$': '<rootDir>/libs/shared/src',
     '^@app/shared/(.*)$': '<rootDir>/libs/shared/src/$1',
+    '^@waitlist/client$': '<rootDir>/libs/client/src',
+    // libs/client is an ES module package: its relative imports name the .js files tsc emits.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
