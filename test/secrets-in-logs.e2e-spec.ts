@@ -1,4 +1,7 @@
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, signUp } from './support/flows';
+import { Receiver } from './support/receiver';
 import { linkIn } from './support/smtp-sink';
 import { Stack } from './support/stack';
 
@@ -16,7 +19,7 @@ describe('logs at the most verbose level', () => {
       process.stdout.write = original;
       process.stderr.write = originalErr;
     };
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { LOG_LEVEL: 'trace' } });
+    stack = await Stack.start({ env: { LOG_LEVEL: 'trace', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,100ms' } });
   });
   afterAll(async () => {
     restore();
@@ -45,6 +48,40 @@ describe('logs at the most verbose level', () => {
       'private@example.com',
     ]) {
       expect(log).not.toContain(secret);
+    }
+  });
+
+  it('never show webhook signing secrets of either format, made in the dashboard, rotated, shown or signing a delivery', async () => {
+    const product = await stack.createProduct();
+    await stack.api.get(DashboardAuthService).createUser('hooks@example.com', PASSWORD, product.id);
+    const { cookie, csrf } = await signIn(stack, 'hooks@example.com');
+    const base = `/dashboard/${product.id}/test/webhooks`;
+    const post = (url: string, fields: Record<string, string> = {}) =>
+      stack.request({ method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ _csrf: csrf, ...fields }).toString() });
+    const shownSecret = async () => /<code data-secret>(whsec_[^<]+)<\/code>/.exec((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text)![1];
+    const receiver = await new Receiver().start();
+    // Two failed attempts in all: whichever endpoint gets them, each delivery is retried and ends delivered.
+    receiver.answer = (index) => (index < 2 ? 500 : 200);
+    try {
+      const secrets: string[] = [];
+      for (const signatureFormat of ['service', 'standard']) {
+        await post(base, { url: `${receiver.url}/${signatureFormat}`, events: 'entry.created', signatureFormat });
+        secrets.push(await shownSecret());
+        const [{ id }] = await stack.db.query('SELECT id FROM webhook_endpoints WHERE url = $1', [`${receiver.url}/${signatureFormat}`]);
+        await post(`${base}/${id}/rotate`);
+        secrets.push(await shownSecret());
+        await post(`${base}/${id}/test`);
+      }
+      await receiver.waitFor(4);
+
+      const log = written.join('');
+      expect(log).toContain(`${base}/`); // the dashboard's requests are logged
+      for (const secret of secrets) {
+        expect(log).not.toContain(secret);
+        expect(log).not.toContain(secret.slice('whsec_'.length));
+      }
+    } finally {
+      await receiver.stop();
     }
   });
 });
