@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Every error code the service answers with, and its status: SPEC.md's error table first. */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -25,6 +27,17 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The error body; the OpenAPI document renders it per answer with the codes that answer can carry. */
+export const errorBody = <const Code extends ErrorCode>(codes: readonly [Code, ...Code[]]) =>
+  z.object({
+    error: z.object({
+      code: z.enum(codes).meta({ description: 'What went wrong, for programs: one of the codes listed for the answer.' }),
+      message: z.string().meta({ description: 'What went wrong, for people: one sentence in English.' }),
+      param: z.string().optional().meta({ description: 'The request field at fault, where there is one.' }),
+    }),
+  });
+export type ErrorBody = z.infer<ReturnType<typeof errorBody<ErrorCode>>>;
 
 /** A domain error: one global filter turns it into {"error": {"code", "message", "param"?}}. */
 export class ApiError extends Error {

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
+import { ApiError, ErrorBody } from './api-error';
 import { renderMessagePage } from './html';
 
 /** Whatever went wrong, the client gets the error body of DESIGN.md §3 (or a page, on hosted pages). */
@@ -23,7 +23,7 @@ export class ErrorFilter implements ExceptionFilter {
       reply.status(error.status).type('text/html; charset=utf-8').send(renderMessagePage(pageTitle(error.status), error.message));
       return;
     }
-    const body = { error: { code: error.code, message: error.message, ...(param ? { param } : {}) } };
+    const body: ErrorBody = { error: { code: error.code, message: error.message, ...(param ? { param } : {}) } };
     reply.status(error.status).send(body);
   }
 

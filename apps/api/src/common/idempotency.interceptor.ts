@@ -5,11 +5,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { z } from 'zod';
 import type { KeyScope } from '../common/scope';
 import { ApiError, ErrorCode } from './api-error';
 
-/** Visible ASCII, 1 to 255 characters (SPEC.md). */
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+/** The Idempotency-Key header: visible ASCII, 1 to 255 characters. */
+export const IDEMPOTENCY_KEY = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/)
+  .meta({ description: 'Any 1 to 255 visible ASCII characters, such as a UUID you make for the request.', example: 'c6f1a7e2-4b0d-4e59-9a3e-2f8d7b1c5e04' });
+
 /** A first request that has not finished after this long is taken as dead (its process went away). */
 const ABANDONED_AFTER_MS = 15 * 60_000;
 /** Answers that count as executed and are replayed; validation, rate limits and mail_failed are forgotten. */
@@ -33,13 +38,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request>();
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return next.handle();
-    if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-      throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-    }
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return next.handle();
+    const key = IDEMPOTENCY_KEY.safeParse(header);
+    if (!key.success) throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return from(this.run(request, reply, key, next));
+    return from(this.run(request, reply, key.data, next));
   }
 
   private async run(request: Request, reply: FastifyReply, key: string, next: CallHandler): Promise<unknown> {

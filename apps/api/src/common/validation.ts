@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { ZodOpenApiOverrideMetaContext } from 'zod-openapi';
 import { ApiError } from './api-error';
 
 /** What the JSON parser leaves as the body when it could not read one (see app.ts). */
@@ -53,3 +54,20 @@ export const wholeNumber = (min: number, max: number) => {
   const message = `expected a whole number from ${min} to ${max}`;
   return z.number({ message }).int(message).min(min, message).max(max, message);
 };
+
+/**
+ * A whole number from `min` to `max` in a query parameter, `fallback` when it is not given. It is text
+ * on the wire, so it is read as digits; the OpenAPI document shows it as the integer it must spell.
+ */
+export const queryWholeNumber = (min: number, max: number, fallback: number) =>
+  single
+    .regex(new RegExp(`^\\d{1,${String(max).length}}$`), `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(wholeNumber(min, max))
+    .default(fallback)
+    .meta({
+      override: ({ jsonSchema }: ZodOpenApiOverrideMetaContext) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'integer', minimum: min, maximum: max, default: fallback });
+      },
+    });

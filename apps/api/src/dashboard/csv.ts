@@ -1,5 +1,5 @@
 import type { Entry } from '@app/shared';
-import type { EntryPage } from '../entries/entries.service';
+import type { EntryPage } from '../entries/entries.dto';
 
 const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;

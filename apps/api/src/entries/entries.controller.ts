@@ -3,8 +3,8 @@ import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import { Query } from '../common/validation';
-import { LIST_QUERY } from './entries.dto';
-import { EntriesService, EntryPage, ListQuery } from './entries.service';
+import { EntryPage, LIST_QUERY } from './entries.dto';
+import { EntriesService, ListQuery } from './entries.service';
 
 @Controller('api/v1/entries')
 @UseGuards(SecretKeyGuard)

@@ -5,6 +5,7 @@ import { DataSource, IsNull, Not } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
 import { CursorCodec } from './cursor';
+import type { EntryPage } from './entries.dto';
 
 export interface ListQuery {
   state?: EntryState;
@@ -13,11 +14,6 @@ export interface ListQuery {
   emailContains?: string;
   limit: number;
   cursor?: string;
-}
-
-export interface EntryPage {
-  data: Entry[];
-  nextCursor: string | null;
 }
 
 @Injectable()

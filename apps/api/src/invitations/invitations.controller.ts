@@ -1,22 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
-import { Entry, normalizeEmail } from '@app/shared';
-import { z } from 'zod';
+import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
-import { ApiError } from '../common/api-error';
 import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
 import { JsonBody, Query } from '../common/validation';
-import { INVITE_NEXT } from './invitations.dto';
-import { CodeCheck, InvitationsService, InviteNextResult } from './invitations.service';
-
-const TOKEN = z.object({ token: z.string({ message: 'expected the invite code as a string' }).min(1).max(512) });
-
-/** The invited check knows one error: whatever is wrong with the address is invalid_email. */
-const emailOnly = z.object({ email: z.unknown().optional() }).transform(({ email }) => {
-  const normalized = normalizeEmail(email);
-  if (!normalized) throw new ApiError('invalid_email', 'email must be a valid email address.', { param: 'email' });
-  return normalized;
-});
+import { CodeCheck, EMAIL_ONLY, INVITE_NEXT, InvitedAnswer, InviteNextResult, TOKEN } from './invitations.dto';
+import { InvitationsService } from './invitations.service';
 
 @Controller('api/v1')
 @UseGuards(SecretKeyGuard)
@@ -46,7 +35,7 @@ export class InvitationsController {
 
   @Post('invited')
   @HttpCode(200)
-  invited(@Scope() scope: KeyScope, @JsonBody(emailOnly) email: string): Promise<{ invited: boolean }> {
+  invited(@Scope() scope: KeyScope, @JsonBody(EMAIL_ONLY) email: string): Promise<InvitedAnswer> {
     return this.invitations.isInvited(scope, email);
   }
 
@@ -65,7 +54,7 @@ export class InvitationsController {
 
   /** The older form, kept for existing callers; POST keeps the address out of access logs. */
   @Get('invited')
-  invitedByQuery(@Scope() scope: KeyScope, @Query(emailOnly) email: string): Promise<{ invited: boolean }> {
+  invitedByQuery(@Scope() scope: KeyScope, @Query(EMAIL_ONLY) email: string): Promise<InvitedAnswer> {
     return this.invitations.isInvited(scope, email);
   }
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../common/api-error';
 import { notFound } from '../entries/entries.service';
 import { LineService } from '../line/line.service';
 import { InvitationMailer } from './invitation-mailer';
+import type { CodeCheck, InvitedAnswer, InviteNextResult } from './invitations.dto';
 
 /** Mails of one invite-next call in flight at once. */
 const INVITE_NEXT_CONCURRENCY = 20;
@@ -15,16 +16,6 @@ const INVITE_NEXT_CONCURRENCY = 20;
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
 const HOLD_MS = INVITATION_WAIT_MS + 5_000;
-
-export interface InviteNextResult {
-  invited: string[];
-  failed: string[];
-}
-
-export interface CodeCheck {
-  valid: boolean;
-  email?: string;
-}
 
 /**
  * Who gets in, exactly once. An invitation first holds its entry (so that no concurrent request
@@ -112,7 +103,7 @@ export class InvitationsService {
   }
 
   /** An address is invited while its entry is invited or redeemed; unknown addresses are not. */
-  async isInvited(scope: ProductScope, email: string): Promise<{ invited: boolean }> {
+  async isInvited(scope: ProductScope, email: string): Promise<InvitedAnswer> {
     const record = await this.db
       .getRepository(EntryRecord)
       .findOne({ where: { productId: scope.productId, mode: scope.mode, email }, select: { state: true } });

@@ -2,9 +2,9 @@ import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/commo
 import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { JsonBody } from '../common/validation';
-import { MOVE_UP } from './line.dto';
 import { Scope, SecretKeyGuard, WithoutRateLimit } from '../keys/secret-key.guard';
-import { LineService, Standing } from './line.service';
+import { MOVE_UP, Standing } from './line.dto';
+import { LineService } from './line.service';
 
 @Controller('api/v1/entries')
 @UseGuards(SecretKeyGuard)

@@ -5,13 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
-
-/** Where a waiting entry stands; estimatedWaitDays is null while there is not enough data yet. */
-export interface Standing {
-  place: number;
-  lineLength: number;
-  estimatedWaitDays: number | null;
-}
+import type { Standing } from './line.dto';
 
 /**
  * The line: confirmed entries not invited yet, in line order (libs/shared/src/domain/line.ts). Every

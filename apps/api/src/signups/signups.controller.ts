@@ -1,17 +1,9 @@
 import { Controller, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
+import { SIGNUP, SignupReceived } from './signups.dto';
 import { SignupsService } from './signups.service';
-
-const SIGNUP = z.object({
-  // A missing or malformed key is an unknown key: 401, like any other.
-  key: z.string().max(200).catch(''),
-  email: z.unknown().optional(),
-  // An unusable ref (too long, a NUL that PostgreSQL text cannot hold) is ignored like an unknown one.
-  ref: z.string().max(100).regex(/^[^\0]*$/).optional().catch(undefined),
-});
 
 /** POST /public/v1/signups: JSON from a product's own form, or a plain HTML form post. */
 @Controller('public/v1/signups')
@@ -28,6 +20,6 @@ export class SignupsController {
     const input = parseInput(SIGNUP, request.body, 'body');
     await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip });
     if (isForm) await reply.redirect(`/w/${encodeURIComponent(input.key)}/sent`, 303);
-    else await reply.status(202).send({ status: 'received' });
+    else await reply.status(202).send({ status: 'received' } satisfies SignupReceived);
   }
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
+import { z } from 'zod';
 import { EventRecord } from '../database/entities';
-import type { Entry } from '../domain/entry';
-import type { Mode } from '../domain/modes';
+import { Entry, ENTRY, TIMESTAMP } from '../domain/entry';
+import { Mode, MODES } from '../domain/modes';
 import { newId } from '../domain/secrets';
 import { enqueue } from '../outbox/outbox';
 import { QueueName } from '../queues/contract';
@@ -15,17 +16,21 @@ export const ENTRY_EVENT_TYPES = [
   'entry.deleted',
 ] as const;
 export type EntryEventType = (typeof ENTRY_EVENT_TYPES)[number];
-export type EventType = EntryEventType | 'webhook.test';
+export const EVENT_TYPES = [...ENTRY_EVENT_TYPES, 'webhook.test'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The webhook event envelope of SPEC.md. */
-export interface EventEnvelope {
-  id: string;
-  type: EventType;
-  createdAt: string;
-  mode: Mode;
-  productId: string;
-  data: { entry: Entry };
-}
+/** The webhook event envelope, as every delivery's body carries it; the OpenAPI document renders it. */
+export const EVENT_ENVELOPE = z
+  .strictObject({
+    id: z.string().meta({ description: 'Id of the event, the same on every attempt: skip repeats by it.', example: 'evt_9a1b2c3d4e5f60718293a4b5' }),
+    type: z.enum(EVENT_TYPES).meta({ description: 'What happened.' }),
+    createdAt: TIMESTAMP.meta({ description: 'When it happened.' }),
+    mode: z.enum(MODES).meta({ description: 'live endpoints receive live events only, test endpoints test events only.' }),
+    productId: z.string().meta({ description: 'The product the event belongs to.', example: 'prod_0b1c2d3e4f5a6b7c8d9e0f1a' }),
+    data: z.strictObject({ entry: ENTRY }),
+  })
+  .meta({ id: 'Event', description: 'The body of every webhook delivery.' });
+export type EventEnvelope = z.infer<typeof EVENT_ENVELOPE>;
 
 /**
  * Records an event in the caller's transaction (the transactional outbox): the event exists if and

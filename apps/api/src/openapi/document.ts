@@ -1,0 +1,65 @@
+import { createDocument } from 'zod-openapi';
+import { PATHS } from './paths';
+import { WEBHOOKS } from './webhooks';
+
+export type OpenApiDocument = ReturnType<typeof createDocument>;
+
+/** The committed copy, from the repository's root; `npm run docs:openapi` writes it. */
+export const OPENAPI_FILE = 'docs/openapi.json';
+
+/** The document as the committed file holds it. */
+export const serializeDocument = (document: OpenApiDocument) => `${JSON.stringify(document, null, 2)}\n`;
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API and its webhooks, built from the zod schemas the handlers
+ * validate with and the answers are typed from. Served with `baseUrl` (the instance's PUBLIC_BASE_URL)
+ * as its server; without one, as committed in docs/openapi.json, the server is a variable, so that the
+ * file does not depend on where it was made.
+ */
+export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
+  return createDocument(
+    {
+      openapi: '3.1.1',
+      info: {
+        title: 'Waitlist API',
+        version: '1',
+        description:
+          "A waitlist and invitations in front of a product's sign-up. The product's server calls /api/v1 with a secret key to list, invite and manage entries and to check invitations; its sign-up form posts to /public/v1/signups with the publishable key; the service sends signed webhooks when entries change. Errors answer {\"error\": {\"code\", \"message\", \"param\"?}} with the status of the code.",
+      },
+      servers: baseUrl
+        ? [{ url: baseUrl }]
+        : [{ url: '{baseUrl}', description: 'Your instance', variables: { baseUrl: { default: 'http://localhost:3000', description: 'Its PUBLIC_BASE_URL.' } } }],
+      tags: [
+        { name: 'Entries', description: 'The addresses on the waitlist.' },
+        { name: 'Line', description: 'The order in which waiting entries are invited.' },
+        { name: 'Invitations', description: 'Inviting entries and checking invitations at sign-up.' },
+        { name: 'Sign-up', description: 'Joining the waitlist from a product\'s own form.' },
+        { name: 'Document', description: 'This document.' },
+        { name: 'Webhooks', description: 'Events the service sends to the endpoints set up in the dashboard.' },
+      ],
+      paths: PATHS,
+      webhooks: WEBHOOKS,
+      components: {
+        securitySchemes: {
+          secretKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'sk_live_… or sk_test_…',
+            description: "A secret key of the product and mode (live or test): Authorization: Bearer sk_…. It sees only that product's entries in that mode; keep it on your server.",
+          },
+        },
+      },
+    },
+    {
+      override: ({ jsonSchema, zodSchema, io }) => {
+        // A caught value is what bad input falls back to (an unknown key, an ignored ref), not a default to rely on.
+        if (io === 'input' && zodSchema._zod.def.type === 'catch') delete jsonSchema.default;
+        // format says it; zod's pattern for a timestamp is a wall of regex nobody reads.
+        if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+        // zod's int() bounds are JavaScript's safe integers, not a limit of ours.
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      },
+    },
+  );
+}

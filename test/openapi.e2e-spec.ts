@@ -1,0 +1,108 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from '../apps/api/src/openapi/document';
+import { WAITING_ENTRY } from '../apps/api/src/openapi/examples';
+import { bearer } from './support/flows';
+import { Answer, exampleProblems, expectDocumentedAnswer, openApiProblems, validatingFetch } from './support/openapi';
+import { Stack } from './support/stack';
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(serializeDocument(buildOpenApiDocument())));
+    expect(result.errors ?? []).toEqual([]);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is committed as docs/openapi.json as the code builds it', () => {
+    const committed = readFileSync(join(__dirname, '..', OPENAPI_FILE), 'utf8');
+    if (committed !== serializeDocument(buildOpenApiDocument())) {
+      throw new Error(`${OPENAPI_FILE} is stale: run \`npm run docs:openapi\` and commit it.`);
+    }
+  });
+
+  it('holds examples that match their own schemas', () => {
+    expect(exampleProblems()).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env: { PUBLIC_BASE_URL: 'https://waitlist.example.com' } });
+  });
+  afterAll(() => stack.stop());
+
+  it('answers the document without a key, with this instance as its server, cacheable', async () => {
+    const response = await stack.request({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('public, max-age=3600');
+    expect(response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument('https://waitlist.example.com'))));
+    expect(response.json().servers).toEqual([{ url: 'https://waitlist.example.com' }]);
+  });
+
+  it('is checked by validatingFetch over HTTP, as a client sees it', async () => {
+    await stack.api.listen(0, '127.0.0.1');
+    const url = await stack.api.getUrl();
+    const checked = validatingFetch();
+    expect((await checked(`${url}/api/v1/openapi.json`)).status).toBe(200);
+    const refused = await checked(`${url}/api/v1/entries`, { headers: bearer('sk_test_unknown') });
+    expect(await refused.json()).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+  });
+});
+
+describe('the answer check', () => {
+  const entry = WAITING_ENTRY;
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  const answer = (overrides: Partial<Answer>): Answer => ({ method: 'GET', url: `/api/v1/entries/${entry.id}`, status: 200, headers: json, body: JSON.stringify(entry), ...overrides });
+
+  it('passes answers the document describes', () => {
+    expect(openApiProblems(answer({}))).toEqual([]);
+    expect(openApiProblems(answer({ method: 'DELETE', status: 204, headers: {}, body: '' }))).toEqual([]);
+    const limited = { error: { code: 'rate_limited', message: 'Too many requests with this key; try again in 1 s.' } };
+    expect(openApiProblems(answer({ status: 429, headers: { ...json, 'retry-after': '1' }, body: JSON.stringify(limited) }))).toEqual([]);
+  });
+
+  it('refuses an undocumented status, naming the request and the status', () => {
+    expect(() => expectDocumentedAnswer(answer({ status: 500, body: '{"error":{"code":"internal_error","message":"…"}}' }))).toThrow(
+      /^GET \/api\/v1\/entries\/ent_\w+ answered 500, which the OpenAPI document does not describe:\n- status 500 is not documented/,
+    );
+  });
+
+  it('refuses a body that does not match, naming what does not', () => {
+    const { referrals: _, ...withoutReferrals } = entry;
+    expect(openApiProblems(answer({ body: JSON.stringify({ ...withoutReferrals, secret: 'x' }) }))).toEqual([
+      expect.stringMatching(/^body .*must have required property 'referrals'.*must NOT have additional properties/),
+    ]);
+    expect(openApiProblems(answer({ body: JSON.stringify({ ...entry, createdAt: 'yesterday' }) }))).toEqual([expect.stringMatching(/^body \/createdAt must match format "date-time"/)]);
+    expect(openApiProblems(answer({ headers: { 'content-type': 'text/html' }, body: '<p>hello</p>' }))).toEqual(['a body of type text/html, documented: application/json']);
+    expect(openApiProblems(answer({ method: 'DELETE', status: 204, headers: json, body: '{}' }))).toEqual(['a body of type application/json, documented: no body']);
+  });
+
+  it('refuses an error code the route does not answer', () => {
+    const body = JSON.stringify({ error: { code: 'invalid_cursor', message: 'The cursor was not issued for this listing.' } });
+    expect(openApiProblems({ method: 'POST', url: '/api/v1/invited', status: 400, headers: json, body })).toEqual([
+      expect.stringMatching(/^body \/error\/code must be equal to one of the allowed values/),
+    ]);
+  });
+
+  it('refuses a 429 without Retry-After', () => {
+    const body = JSON.stringify({ error: { code: 'rate_limited', message: 'Too many requests.' } });
+    expect(openApiProblems(answer({ status: 429, body }))).toEqual(['header Retry-After is missing']);
+  });
+
+  it('leaves out what the document does not cover: other paths, and methods a documented path does not have', () => {
+    expect(openApiProblems({ method: 'GET', url: '/dashboard/login', status: 200, headers: { 'content-type': 'text/html' }, body: '<html></html>' })).toEqual([]);
+    expect(openApiProblems({ method: 'PUT', url: '/api/v1/entries', status: 404, headers: json, body: '{"error":{"code":"not_found","message":"No such resource."}}' })).toEqual([]);
+  });
+
+  it('makes validatingFetch reject an answer that does not match', async () => {
+    const wrong = async () => new Response('{"valid":"yes"}', { status: 200, headers: json });
+    await expect(validatingFetch(wrong)('http://localhost/api/v1/invites/verify', { method: 'POST' })).rejects.toThrow(
+      /^POST \/api\/v1\/invites\/verify answered 200, which the OpenAPI document does not describe/,
+    );
+  });
+});
