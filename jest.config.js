@@ -4,8 +4,9 @@ module.exports = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   modulePathIgnorePatterns: ['<rootDir>/libs/client/dist'],
   testRegex: '\\.(e2e-)?spec\\.ts$',
-  // Nest 12 ships ESM only; swc turns it (and our TypeScript) into CommonJS for jest on Node 20.
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
+  // Nest 12 and better-auth ship ESM only (better-auth as .mjs); swc turns them (and our TypeScript)
+  // into CommonJS for jest on Node 20.
+  transform: { '^.+\\.(t|m?j)s$': ['@swc/jest'] },
   transformIgnorePatterns: [],
   moduleNameMapper: {
     '^@app/shared$': '<rootDir>/libs/shared/src',
