@@ -1,4 +1,5 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { CommandQueue, EntryRecord, EventRecord, hashToken, QueueName, redisOptions } from '@app/shared';
 import { Worker } from 'bullmq';
@@ -779,6 +780,7 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
     const deliveries = CommandQueue.open(QueueName.Deliveries, stack.config);
     await waitFor(async () => (await deliveries.getJobState(delivery.id)) === 'delayed', 'its job to wait for the retry').finally(() => deliveries.close());
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
+    const hook = await stack.api.get(LoginHooksService).create({ productId: acme.id, mode: 'live' }, { provider: 'kratos', failOpen: false });
 
     type Request = { params?: Record<string, string>; fields?: Record<string, string>; session?: { cookie: string; csrf: string } };
     const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login' });
@@ -796,6 +798,8 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
       ':productId/:mode/line/invite-next': [{ fields: { count: '1' } }],
       ':productId/:mode/keys': [{}],
       ':productId/:mode/keys/:keyId/revoke': [{ params: { keyId: key.id } }],
+      ':productId/:mode/sign-up-hooks': [{ fields: { provider: 'supabase' } }, { fields: { provider: 'kratos', failOpen: 'on' } }],
+      ':productId/:mode/sign-up-hooks/:hookId/revoke': [{ params: { hookId: hook.id } }],
       ':productId/:mode/webhooks': [{ fields: { url: `${receiver.url}/new`, events: 'entry.invited' } }],
       ':productId/:mode/webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'].map((action) => ({ params: { endpointId: spare.id, action } })),
       ':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry': [{ params: { endpointId: failing.id, deliveryId: delivery.id } }],

@@ -7,7 +7,9 @@ import { EntriesModule } from './entries/entries.module';
 import { HealthModule } from './health/health.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LineModule } from './line/line.module';
+import { LoginHooksModule } from './login-hooks/login-hooks.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { SignupsModule } from './signups/signups.module';
 
 /** The api app: one module per feature. */
@@ -25,6 +27,8 @@ export class ApiModule {
         EntriesModule,
         LineModule,
         InvitationsModule,
+        OpenApiModule,
+        LoginHooksModule,
         DashboardModule,
         MaintenanceModule,
         ...(config.SMTP_URL ? [] : [DevMailModule]),

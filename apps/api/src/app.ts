@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import { RawBodyRequest } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, nestLogLevels } from '@app/shared';
@@ -81,14 +82,20 @@ function answerUnreadableRequest(error: NodeJS.ErrnoException, socket: Duplex): 
 
 /**
  * Unreadable JSON becomes a marker instead of an error, so that the guards run first (a bad key is
- * 401 whatever the body) and the body's reader answers 400 invalid_request afterwards.
+ * 401 whatever the body) and the body's reader answers 400 invalid_request afterwards. The body as it
+ * arrived stays on the request as `rawBody` (as Nest's rawBody option keeps it), for signatures over it.
  */
 function deferJsonErrors(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
-    parse(request, body as string, (error, value) => done(null, error ? UNREADABLE_BODY : value));
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    (request as RawBodyRequest<FastifyRequest>).rawBody = body as Buffer;
+    parse(request, (body as Buffer).toString('utf8'), (error, value) => done(null, error ? UNREADABLE_BODY : value));
   });
-  // Any other content type is unreadable too, and answered after authentication like bad JSON.
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, _body, done) => done(null, UNREADABLE_BODY));
+  // Any other content type is unreadable too (text/plain included), and answered after authentication like bad JSON.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    (request as RawBodyRequest<FastifyRequest>).rawBody = body as Buffer;
+    done(null, UNREADABLE_BODY);
+  });
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
+import type { NewLoginHook } from '../login-hooks/login-hooks.service';
 
 /**
  * What a page shows once after the action that led to it: the action answers with a redirect and the
@@ -10,6 +11,8 @@ export interface Notice {
   keyPair?: KeyPair;
   /** A new or rotated webhook signing secret, shown this once. */
   secret?: string;
+  /** A new sign-up hook: its URL and secret, shown this once. */
+  loginHook?: NewLoginHook;
   /** A webhook.test event is on its way. */
   sent?: boolean;
   saved?: boolean;

@@ -63,6 +63,7 @@ const SECTIONS = [
   ['line', 'Line'],
   ['webhooks', 'Webhooks'],
   ['keys', 'API keys'],
+  ['sign-up-hooks', 'Sign-up hooks'],
   ['settings', 'Settings'],
 ] as const;
 

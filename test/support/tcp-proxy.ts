@@ -1,0 +1,83 @@
+import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy of the test's own in front of a shared server (PostgreSQL), so that a test can make
+ * that server unreachable or slow for one app without touching the server itself.
+ */
+export class TcpProxy {
+  private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
+  private state: 'open' | 'held' | 'cut' = 'open';
+
+  private constructor(
+    private readonly server: Server,
+    private readonly target: { host: string; port: number },
+  ) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const server = createServer();
+    const proxy = new TcpProxy(server, target);
+    server.on('connection', (client) => proxy.accept(client));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** `url` with its host and port replaced by the proxy's. */
+  through(url: string): string {
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(this.port);
+    return proxied.toString();
+  }
+
+  /** Unreachable: every connection is dropped, and new ones are dropped as they come. */
+  cut(): void {
+    this.state = 'cut';
+    for (const pair of this.pairs) this.drop(pair);
+  }
+
+  /** Slow beyond any bound: nothing passes either way, on old and new connections, until open(). */
+  hold(): void {
+    this.state = 'held';
+    for (const { client, upstream } of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+    }
+  }
+
+  /** Everything passes again; what was held goes on its way. */
+  open(): void {
+    this.state = 'open';
+    for (const pair of this.pairs) this.pipe(pair);
+  }
+
+  async stop(): Promise<void> {
+    for (const pair of this.pairs) this.drop(pair);
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (this.state === 'cut') {
+      client.destroy();
+      return;
+    }
+    const pair = { client, upstream: connect(this.target.port, this.target.host) };
+    this.pairs.add(pair);
+    for (const socket of [pair.client, pair.upstream]) socket.on('error', () => this.drop(pair)).on('close', () => this.drop(pair));
+    if (this.state === 'open') this.pipe(pair);
+  }
+
+  private pipe({ client, upstream }: { client: Socket; upstream: Socket }): void {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+
+  private drop(pair: { client: Socket; upstream: Socket }): void {
+    this.pairs.delete(pair);
+    pair.client.destroy();
+    pair.upstream.destroy();
+  }
+}
