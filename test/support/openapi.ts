@@ -126,7 +126,10 @@ class OpenApiChecker {
       validator = this.ajv.compile({ $ref: ref });
       this.validators.set(ref, validator);
     }
-    return validator(value) ? null : this.ajv.errorsText(validator.errors, { dataVar: '' });
+    if (validator(value)) return null;
+    return (validator.errors ?? [])
+      .map(({ instancePath, message, params }) => `${instancePath || '(the whole)'} ${message}${params.allowedValues ? ` (${params.allowedValues.join(', ')})` : ''}`)
+      .join('; ');
   }
 
   private resolve(pointer: string[]): unknown {

@@ -28,8 +28,8 @@ export const TOKEN = z.object({
 /** The invited check's address, in the body or the query. It knows one error: whatever is wrong with it is invalid_email. */
 export const EMAIL_ONLY = z
   .object({
-    // Read as anything, so that a missing or non-string address is invalid_email too; documented as the string it must be.
-    email: z.unknown().meta({ type: 'string', description: 'The address; case and surrounding spaces do not matter.', example: 'ada@example.com' }),
+    // A missing or non-string address reads as '', so that it is invalid_email too.
+    email: z.string().catch('').meta({ description: 'The address; case and surrounding spaces do not matter.', example: 'ada@example.com' }),
   })
   .transform(({ email }) => {
     const normalized = normalizeEmail(email);

@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const SIGNUP = z.object({
   // A missing or malformed key is an unknown key: 401, like any other.
   key: z.string().max(200).catch('').meta({ description: "The product's publishable key (pk_live_… or pk_test_…).", example: 'pk_live_…' }),
-  email: z.unknown().optional().meta({ type: 'string', description: 'The address to put on the list.', example: 'ada@example.com' }),
+  // A missing or non-string address reads as '', so that it is invalid_email like any other bad one.
+  email: z.string().catch('').meta({ description: 'The address to put on the list.', example: 'ada@example.com' }),
   // An unusable ref (too long, a NUL that PostgreSQL text cannot hold) is ignored like an unknown one.
   ref: z
     .string()
