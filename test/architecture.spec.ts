@@ -94,4 +94,14 @@ describe('the import graph', () => {
     );
     expect(crossings).toEqual([]);
   });
+
+  it('libs/client imports only its own files: it is published alone and runs beyond Node.js', () => {
+    const foreign = sources('libs/client/src').flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '([^']+)'/g)]
+        .map(([, target]) => target)
+        .filter((target) => !target.startsWith('./'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(foreign).toEqual([]);
+  });
 });

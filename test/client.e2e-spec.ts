@@ -414,14 +414,18 @@ describe(WaitlistClient.name, () => {
         expect(silent.received.slice(3).map((request) => JSON.parse(request.body))).toEqual([{ places: 1 }, { token: 'a-code' }, { token: 'a-code' }, { token: 'a-code' }]);
         expect(silent.received.every((request) => request.headers.authorization === `Bearer ${secretKey}`)).toBe(true);
 
-        // The caller's signal ends the call at once, retries and all, with its own reason.
+        // An invitation waits for its mail longer than the client's timeoutMs: a move-up that began after it and timed out did not end it.
         const controller = new AbortController();
-        const reason = new Error('the hook ran out of time');
-        const aborted = rejection(new WaitlistClient({ baseUrl: silent.url, secretKey, timeoutMs: 10_000 }).getEntry('ent_2', { signal: controller.signal }));
+        let settled = false;
+        const invite = rejection(client.inviteEntry('ent_2', { signal: controller.signal })).finally(() => (settled = true));
         await silent.waitFor(8);
+        expect(await rejection(client.moveUp('ent_1', 1, { timeoutMs: 300 }))).toBeInstanceOf(WaitlistTimeoutError);
+        expect(settled).toBe(false);
+        // The caller's signal ends the call at once, retries and all, with its own reason.
+        const reason = new Error('the hook ran out of time');
         controller.abort(reason);
-        expect(await aborted).toBe(reason);
-        expect(silent.received).toHaveLength(8);
+        expect(await invite).toBe(reason);
+        expect(silent.received).toHaveLength(9);
       } finally {
         await silent.stop();
       }

@@ -9,7 +9,10 @@ export interface WaitlistClientOptions {
   secretKey: string;
   /** The fetch to call; the platform's own by default. */
   fetch?: typeof globalThis.fetch;
-  /** How long one attempt may wait for its answer, in milliseconds. Default 10,000. */
+  /**
+   * How long one attempt may wait for its answer, in milliseconds. Default 10,000. Invite, reinvite
+   * and invite-next wait at least 40,000: the service answers them once the mail is handed over.
+   */
   timeoutMs?: number;
   /** How many times a failed call may be repeated (see the README's "Retries"). Default 2. */
   maxRetries?: number;
@@ -31,6 +34,9 @@ export interface IdempotentRequestOptions extends RequestOptions {
   safeRetry?: boolean;
 }
 
+/** The service answers a call that sends mail once the mail is handed over: about 33 s at the most for one. */
+const MAIL_TIMEOUT_MS = 40_000;
+
 interface Call {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
@@ -39,6 +45,7 @@ interface Call {
   /** The service may see it twice with no harm, so it is repeated after a lost answer too. */
   repeatable: boolean;
   idempotencyKey?: string;
+  sendsMail?: boolean;
   options?: RequestOptions;
 }
 
@@ -92,12 +99,12 @@ export class WaitlistClient {
 
   /** Mails a confirmed entry its invitation with a personal code; answers the entry, now invited. */
   inviteEntry(id: string, options?: IdempotentRequestOptions): Promise<Entry> {
-    return this.#sendKeyed({ method: 'POST', path: `${entryPath(id)}/invite` }, options);
+    return this.#sendKeyed({ method: 'POST', path: `${entryPath(id)}/invite`, sendsMail: true }, options);
   }
 
   /** Mails an invited entry a new code; the old one stops working once the mail is handed over. */
   reinviteEntry(id: string, options?: IdempotentRequestOptions): Promise<Entry> {
-    return this.#sendKeyed({ method: 'POST', path: `${entryPath(id)}/reinvite` }, options);
+    return this.#sendKeyed({ method: 'POST', path: `${entryPath(id)}/reinvite`, sendsMail: true }, options);
   }
 
   /** Moves a waiting entry up by `places` (calls add up). Never repeated after a lost answer. */
@@ -107,7 +114,7 @@ export class WaitlistClient {
 
   /** Invites the first `count` people in line. */
   inviteNext(count: number, options?: IdempotentRequestOptions): Promise<InviteNextResult> {
-    return this.#sendKeyed({ method: 'POST', path: '/api/v1/entries/invite-next', body: { count } }, options);
+    return this.#sendKeyed({ method: 'POST', path: '/api/v1/entries/invite-next', body: { count }, sendsMail: true }, options);
   }
 
   /** A waiting entry's place in line; 409 not_confirmed or already_invited for an entry not in line. */
@@ -131,7 +138,7 @@ export class WaitlistClient {
     return this.#sendKeyed({ method: 'POST', path: '/api/v1/invites/redeem', body: { token } }, options);
   }
 
-  #sendKeyed<T>(call: Pick<Call, 'method' | 'path' | 'body'>, options: IdempotentRequestOptions = {}): Promise<T> {
+  #sendKeyed<T>(call: Pick<Call, 'method' | 'path' | 'body' | 'sendsMail'>, options: IdempotentRequestOptions = {}): Promise<T> {
     const idempotencyKey = options.idempotencyKey ?? (options.safeRetry ? globalThis.crypto.randomUUID() : undefined);
     return this.#send({ ...call, idempotencyKey, repeatable: idempotencyKey !== undefined, options });
   }
@@ -149,7 +156,7 @@ export class WaitlistClient {
   }
 
   async #attempt<T>(call: Call): Promise<T> {
-    const { signal, timeoutMs = this.#timeoutMs } = call.options ?? {};
+    const { signal, timeoutMs = call.sendsMail ? Math.max(this.#timeoutMs, MAIL_TIMEOUT_MS) : this.#timeoutMs } = call.options ?? {};
     signal?.throwIfAborted();
     const what = `${call.method} ${call.path}`;
     const controller = new AbortController();
