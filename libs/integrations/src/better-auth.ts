@@ -2,7 +2,7 @@ import type { WaitlistClient } from '@waitlist/client';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthEndpoint } from 'better-auth/api';
 import * as z from 'zod';
-import { checkSignUp, describeFailure, REFUSALS, type RefusalReason } from './sign-up-check';
+import { checkSignUp, REFUSALS, type RefusalReason } from './sign-up-check';
 
 export interface WaitlistPluginOptions {
   /** A client with the secret key of the product and mode this sign-up belongs to. */
@@ -44,10 +44,10 @@ export function waitlist({ client, failOpen = false, timeoutMs = 5_000 }: Waitli
                 const invite = text(ctx?.body?.invite) ?? (cookie ? ctx?.getCookie(cookie) : null);
                 const decision = await checkSignUp(client, { email: user.email, invite }, { timeoutMs, failOpen });
                 if (decision.allowed) {
-                  if (decision.failedOpen) logger.warn(`waitlist: sign-up let through unchecked (${describeFailure(decision.failedOpen)})`);
+                  if (decision.failedOpen) logger.warn(`waitlist: sign-up let through unchecked (${String(decision.failedOpen)})`);
                   return decision.proven ? { data: { ...user, emailVerified: true } } : undefined;
                 }
-                if (decision.failure) logger.error(`waitlist: sign-up refused unchecked (${describeFailure(decision.failure)})`);
+                if (decision.failure) logger.error(`waitlist: sign-up refused unchecked (${String(decision.failure)})`);
                 throw new APIError(STATUSES[decision.reason], { code: `WAITLIST_${decision.reason.toUpperCase()}`, message: decision.message });
               },
             },
@@ -65,7 +65,7 @@ export function waitlist({ client, failOpen = false, timeoutMs = 5_000 }: Waitli
         { method: 'POST', body: z.object({ invite: z.string().min(1).max(512) }) },
         async (ctx) => {
           const answer = await client.verifyInvite(ctx.body.invite, { signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
-            ctx.context.logger.error(`waitlist: invite not checked (${describeFailure(error)})`);
+            ctx.context.logger.error(`waitlist: invite not checked (${String(error)})`);
             throw new APIError('SERVICE_UNAVAILABLE', { code: 'WAITLIST_UNAVAILABLE', message: REFUSALS.unavailable });
           });
           if (answer.valid) {

@@ -60,8 +60,3 @@ function refuse(reason: RefusalReason): Refusal {
 function isMisconfiguration(error: unknown): boolean {
   return error instanceof WaitlistApiError && error.status < 500 && error.status !== 429;
 }
-
-/** What a log may say of a failure: never the request (it holds the address and the code). */
-export function describeFailure(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
