@@ -129,14 +129,17 @@ describe('waitlist plugin for better-auth', () => {
     expect((await api.verify(code)).json()).toEqual({ valid: false });
   });
 
-  it('refuses a code of another address and leaves that code unused', async () => {
+  it('leaves a code of another address unused: an address not invited is refused in words that say so, an invited one gets in', async () => {
     const code = await invite('owner@example.com');
-    await invite('other@example.com');
-    expect(await refusal(signUp(authWith(), 'other@example.com', { invite: code }))).toEqual({
+    expect(await refusal(signUp(authWith(), 'friend@example.com', { invite: code }))).toEqual({
       status: 'FORBIDDEN',
       body: { code: 'WAITLIST_OTHER_ADDRESS', message: REFUSALS.other_address },
     });
-    expect(await users('other@example.com')).toEqual([]);
+    expect(await users('friend@example.com')).toEqual([]);
+    await invite('other@example.com');
+    await signUp(authWith(), 'other@example.com', { invite: code });
+    expect(await users('other@example.com')).toEqual([{ emailVerified: false }]);
+    expect(await state('other@example.com')).toBe('invited');
     expect(await state('owner@example.com')).toBe('invited');
   });
 

@@ -5,7 +5,7 @@
  * Secrets: WAITLIST_URL, WAITLIST_SECRET_KEY, and WAITLIST_FAIL_OPEN=true to let sign-ups through
  * while the waitlist cannot answer (by default they are refused). Dependency: @waitlist/client.
  * An invite code arrives as the custom field `ulp-invite` of the sign-up prompt; a code of the same
- * address is redeemed, one of another address refuses the sign-up.
+ * address is redeemed. Otherwise the address must be invited.
  */
 
 // Auth0 gives the whole flow 20 s; the waitlist gets 5 of them, every call and retry included.
@@ -29,13 +29,16 @@ exports.onExecutePreUserRegistration = async (event, api) => {
   const invite = event.request.body?.['ulp-invite'];
   const signal = AbortSignal.timeout(TIMEOUT_MS);
   try {
+    let otherAddress = false;
     if (typeof invite === 'string' && invite) {
       const code = await waitlist.verifyInvite(invite, { signal });
-      if (code.valid && code.email !== email) return void api.access.deny('waitlist_other_address', REFUSALS.other_address);
-      if (code.valid && (await waitlist.redeemInvite(invite, { safeRetry: true, signal })).valid) return;
+      otherAddress = code.valid && code.email !== email;
+      if (code.valid && !otherAddress && (await waitlist.redeemInvite(invite, { safeRetry: true, signal })).valid) return;
     }
     if (email && (await waitlist.isInvited(email, { signal }))) return;
-    api.access.deny('waitlist_not_invited', REFUSALS.not_invited);
+    // A code of another address is left unused: it only says why this address is refused.
+    if (otherAddress) api.access.deny('waitlist_other_address', REFUSALS.other_address);
+    else api.access.deny('waitlist_not_invited', REFUSALS.not_invited);
   } catch (error) {
     // Never the request in the log: it holds the address and the code.
     console.log(`waitlist: sign-up not checked (${error})`);

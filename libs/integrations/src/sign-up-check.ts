@@ -25,10 +25,11 @@ export interface SignUpCheckOptions {
 }
 
 /**
- * The waitlist's word on one sign-up. With an invite code of the same address, the code is redeemed
- * (so the account's address may be marked verified); a code of another address refuses the sign-up.
- * Without a code, or with one no longer valid (already used, expired), the address must be invited.
- * A decision carries the error behind `failedOpen` or `failure`, for the caller's log.
+ * The waitlist's word on one sign-up. An invite code of the same address is redeemed (so the
+ * account's address may be marked verified). Otherwise the address must be invited: a code of another
+ * address is left unused and only changes the words of the refusal, and a code no longer valid (used,
+ * expired) changes nothing. A decision carries the error behind `failedOpen` or `failure`, for the
+ * caller's log.
  */
 export async function checkSignUp(
   client: WaitlistClient,
@@ -39,12 +40,14 @@ export async function checkSignUp(
   if (!email) return refuse('no_address');
   const signal = AbortSignal.timeout(timeoutMs);
   try {
+    let otherAddress = false;
     if (signUp.invite) {
       const code = await client.verifyInvite(signUp.invite, { signal });
-      if (code.valid && code.email !== email) return refuse('other_address');
-      if (code.valid && (await client.redeemInvite(signUp.invite, { safeRetry: true, signal })).valid) return { allowed: true, proven: true };
+      otherAddress = code.valid && code.email !== email;
+      if (code.valid && !otherAddress && (await client.redeemInvite(signUp.invite, { safeRetry: true, signal })).valid) return { allowed: true, proven: true };
     }
-    return (await client.isInvited(email, { signal })) ? { allowed: true, proven: false } : refuse('not_invited');
+    if (await client.isInvited(email, { signal })) return { allowed: true, proven: false };
+    return refuse(otherAddress ? 'other_address' : 'not_invited');
   } catch (error) {
     if (error instanceof WaitlistApiError && error.code === 'invalid_email') return refuse('not_invited');
     if (failOpen && !isMisconfiguration(error)) return { allowed: true, proven: false, failedOpen: error };
