@@ -11,6 +11,7 @@ import { ProductsService } from '../../apps/api/src/products/products.service';
 import { MailerModule } from '../../apps/mailer/src/mailer.module';
 import { WebhooksModule } from '../../apps/webhooks/src/webhooks.module';
 import { admin, databaseUrl, TEMPLATE_ENV } from './databases';
+import { expectDocumentedAnswer } from './openapi';
 import { SmtpSink } from './smtp-sink';
 
 export type AppName = 'api' | 'mailer' | 'webhooks';
@@ -102,6 +103,7 @@ export class Stack {
       headers['content-type'] ??= 'application/json';
     }
     const response = await this.api.inject({ method: options.method, url: options.url, headers, payload });
+    expectDocumentedAnswer({ method: options.method, url: options.url, status: response.statusCode, headers: response.headers, body: response.body });
     return { status: response.statusCode, headers: response.headers, text: response.body, json: () => response.json() };
   }
 
