@@ -29,7 +29,10 @@ export const TOKEN = z.object({
 export const EMAIL_ONLY = z
   .object({
     // A missing or non-string address reads as '', so that it is invalid_email too.
-    email: z.string().catch('').meta({ description: 'The address; case and surrounding spaces do not matter.', example: 'ada@example.com' }),
+    email: z
+      .string()
+      .catch('')
+      .meta({ description: 'The address; case and surrounding spaces do not matter.', example: 'ada@example.com', param: { required: true } }),
   })
   .transform(({ email }) => {
     const normalized = normalizeEmail(email);
