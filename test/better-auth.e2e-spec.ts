@@ -166,11 +166,12 @@ describe('waitlist plugin for better-auth', () => {
     expect(await state('lin@example.com')).toBe('redeemed');
   });
 
-  it('answers the landing page valid false for an unknown code, and sets no cookie', async () => {
+  it('answers the landing page valid false for an unknown code and sets no cookie, and 400 without a code', async () => {
     const answer = await post(authWith(), '/waitlist/invite', { invite: 'made-up' });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ valid: false });
     expect(answer.headers.getSetCookie()).toEqual([]);
+    expect((await post(authWith(), '/waitlist/invite', {})).status).toBe(400);
   });
 
   it('shows the refusal over HTTP as better-auth answers its errors: the status and a JSON body with code and message', async () => {
