@@ -3,23 +3,15 @@ import { WaitlistClient } from '@waitlist/client';
 import { betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { waitlist, type WaitlistPluginOptions } from '../libs/integrations/src/better-auth';
 import { REFUSALS } from '../libs/integrations/src/sign-up-check';
+import { closedPort } from './support/closed-port';
 import { admin, databaseUrl, TEMPLATE_ENV } from './support/databases';
 import { codeIn, InvitationApi, invitationsTo, invitationStack, line } from './support/invitations';
 import { Receiver } from './support/receiver';
 import { Stack } from './support/stack';
-
-/** A local address with nothing listening on it. */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe('waitlist plugin for better-auth', () => {
   // Named after the run's template, so that the global teardown drops it even after a crash.
