@@ -1,22 +1,74 @@
+import type { ENTRY, EVENT_ENVELOPE } from '@app/shared';
 import {
   CodeCheck,
   Entry,
+  EntryPage,
+  InviteNextResult,
+  PlaceInLine,
   verifyWebhook,
   WaitlistApiError,
   WaitlistClient,
   WaitlistClientOptions,
+  WaitlistErrorCode,
   WaitlistNetworkError,
   WaitlistTimeoutError,
   WebhookEvent,
   WebhookVerificationError,
 } from '@waitlist/client';
 import { AddressInfo, createServer } from 'node:net';
+import type { z } from 'zod';
+import type { ErrorCode } from '../apps/api/src/common/api-error';
+import type { ENTRY_PAGE } from '../apps/api/src/entries/entries.dto';
+import type { CODE_CHECK, INVITE_NEXT_RESULT, INVITED_ANSWER } from '../apps/api/src/invitations/invitations.dto';
+import type { STANDING } from '../apps/api/src/line/line.dto';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { joinLine, signUp } from './support/flows';
 import { codeIn, invitationsTo, invitationStack, line } from './support/invitations';
+import { validatingFetch } from './support/openapi';
 import { Receiver } from './support/receiver';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
+
+/** True when each type is assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** The literal codes of a union that also takes any string. */
+type Named<T> = T extends string ? (string extends T ? never : T) : never;
+/** Codes only the dashboard and the CLI meet. */
+type DashboardOnly = 'forbidden' | 'delivery_not_waiting' | 'queue_unavailable';
+
+/**
+ * The client's hand-written types are the service's, as the zod schemas its answers are typed from
+ * say: tsc refuses this file when either side changes alone. The client names every code the API
+ * answers with, and none it does not (but its own unexpected_response).
+ */
+export type ClientMatchesService = [
+  Holds<Same<Entry, z.infer<typeof ENTRY>>>,
+  Holds<Same<EntryPage, z.infer<typeof ENTRY_PAGE>>>,
+  Holds<Same<InviteNextResult, z.infer<typeof INVITE_NEXT_RESULT>>>,
+  Holds<Same<PlaceInLine, z.infer<typeof STANDING>>>,
+  Holds<Same<CodeCheck, z.infer<typeof CODE_CHECK>>>,
+  Holds<Same<{ invited: boolean }, z.infer<typeof INVITED_ANSWER>>>,
+  Holds<Same<WebhookEvent, z.infer<typeof EVENT_ENVELOPE>>>,
+  Holds<Same<Named<WaitlistErrorCode>, Exclude<ErrorCode, DashboardOnly> | 'unexpected_response'>>,
+];
+
+/**
+ * Every answer the client gets from the service is checked against the OpenAPI document. The client
+ * would take the check's error for a broken connection (and might try again), so each one is also
+ * kept here, and every test ends with none.
+ */
+const undocumented: string[] = [];
+const validating = validatingFetch();
+const checkedFetch: typeof fetch = async (input, init) => {
+  try {
+    return await validating(input, init);
+  } catch (error) {
+    // fetch's own failures are TypeErrors (of Node's realm, not jest's: so by name); anything else is the document's check.
+    if ((error as Error).name !== 'TypeError') undocumented.push(String(error));
+    throw error;
+  }
+};
 
 /** What the client sent and what it got, one row per HTTP request. */
 interface Sent {
@@ -32,8 +84,8 @@ interface Sent {
 
 type Fetch = typeof fetch;
 
-/** The platform's fetch, recording every request the client makes and its answer. */
-function recording(inner: Fetch = fetch): { fetch: Fetch; sent: Sent[] } {
+/** A fetch (by default the checked one) that records every request the client makes and its answer. */
+function recording(inner: Fetch = checkedFetch): { fetch: Fetch; sent: Sent[] } {
   const sent: Sent[] = [];
   const wrapped: Fetch = async (input, init) => {
     const row: Sent = { method: init?.method ?? 'GET', url: String(input), headers: new Headers(init?.headers), sentAt: Date.now() };
@@ -118,6 +170,8 @@ const ENTRY_SHAPE = {
 };
 
 describe(WaitlistClient.name, () => {
+  afterEach(() => expect(undocumented.splice(0)).toEqual([]));
+
   describe('against the service', () => {
     let stack: Stack;
     let base: string;
@@ -132,7 +186,7 @@ describe(WaitlistClient.name, () => {
     async function setUp(options: Partial<WaitlistClientOptions> = {}) {
       const product = await stack.createProduct();
       const secretKey = product.keys.test.secret;
-      const client = new WaitlistClient({ baseUrl: base, secretKey, ...options });
+      const client = new WaitlistClient({ baseUrl: base, secretKey, fetch: checkedFetch, ...options });
       return { product, pk: product.keys.test.publishable, secretKey, client };
     }
 
@@ -293,7 +347,7 @@ describe(WaitlistClient.name, () => {
       expect(await client(next.fetch).inviteNext(1, { safeRetry: true })).toEqual({ invited: [vic.id], failed: [] });
       expect(next.sent.map((row) => row.replayed)).toEqual([false, true]);
       expect(invitationsTo(stack, 'vic@example.com')).toHaveLength(1);
-      expect(await client(fetch).placeInLine(wes.id)).toMatchObject({ place: 1 });
+      expect(await client(checkedFetch).placeInLine(wes.id)).toMatchObject({ place: 1 });
 
       const redeem = recording();
       const code = codeIn(invitationsTo(stack, 'una@example.com')[1]);
@@ -320,7 +374,7 @@ describe(WaitlistClient.name, () => {
       }
       // Each was handled once.
       expect(invitationsTo(stack, 'xia@example.com')).toHaveLength(1);
-      expect((await client(fetch).listEntries()).data.map((entry) => [entry.email, entry.state])).toEqual([['xia@example.com', 'invited']]);
+      expect((await client(checkedFetch).listEntries()).data.map((entry) => [entry.email, entry.state])).toEqual([['xia@example.com', 'invited']]);
     });
 
     it('repeats a refused connection for reads, verify, the invited check and keyed calls; never for a write without a key', async () => {
@@ -374,11 +428,11 @@ describe(WaitlistClient.name, () => {
         await released;
       };
       try {
-        const first = new WaitlistClient({ baseUrl: base, secretKey }).inviteEntry(entry.id, { idempotencyKey: 'slow-invite' });
+        const first = new WaitlistClient({ baseUrl: base, secretKey, fetch: checkedFetch }).inviteEntry(entry.id, { idempotencyKey: 'slow-invite' });
         await waitFor(() => arrived, 'the invitation mail to reach the SMTP server');
         // The second client sees its 409 only once the first request has finished, so its retry finds the answer.
         const { fetch: recorded, sent } = recording(async (input, init) => {
-          const response = await fetch(input, init);
+          const response = await checkedFetch(input, init);
           if (response.status === 409) {
             release();
             await first;
