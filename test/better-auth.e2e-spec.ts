@@ -135,11 +135,14 @@ describe('waitlist plugin for better-auth', () => {
     expect(await state('owner@example.com')).toBe('invited');
   });
 
-  it('lets an invited address in with a code already used, as the invited check says', async () => {
+  it('lets an invited address in with a code already used, or with one no code could be, as the invited check says', async () => {
     const code = await invite('twice@example.com');
     expect((await api.redeem(code)).json()).toEqual({ valid: true, email: 'twice@example.com' });
     await signUp(authWith(), 'twice@example.com', { invite: code });
     expect(await users('twice@example.com')).toEqual([{ emailVerified: false }]);
+    await invite('long@example.com');
+    await signUp(authWith(), 'long@example.com', { invite: 'x'.repeat(513) });
+    expect(await users('long@example.com')).toEqual([{ emailVerified: false }]);
   });
 
   it('keeps the code of the landing page in a cookie that the sign-up over HTTP redeems', async () => {

@@ -30,7 +30,7 @@ exports.onExecutePreUserRegistration = async (event, api) => {
   const signal = AbortSignal.timeout(TIMEOUT_MS);
   try {
     let otherAddress = false;
-    if (typeof invite === 'string' && invite) {
+    if (typeof invite === 'string' && invite && invite.length <= 512) {
       const code = await waitlist.verifyInvite(invite, { signal });
       otherAddress = code.valid && code.email !== email;
       if (code.valid && !otherAddress && (await waitlist.redeemInvite(invite, { safeRetry: true, signal })).valid) return;

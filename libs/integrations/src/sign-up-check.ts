@@ -41,7 +41,8 @@ export async function checkSignUp(
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     let otherAddress = false;
-    if (signUp.invite) {
+    // The API takes codes of 1 to 512 characters; anything else is no code at all.
+    if (signUp.invite && signUp.invite.length <= 512) {
       const code = await client.verifyInvite(signUp.invite, { signal });
       otherAddress = code.valid && code.email !== email;
       if (code.valid && !otherAddress && (await client.redeemInvite(signUp.invite, { safeRetry: true, signal })).valid) return { allowed: true, proven: true };
