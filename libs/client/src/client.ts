@@ -66,6 +66,7 @@ export class WaitlistClient {
     this.#baseUrl = baseUrl.replace(/\/+$/, '');
     this.#secretKey = secretKey;
     const platformFetch = fetch ?? globalThis.fetch;
+    if (typeof platformFetch !== 'function') throw new TypeError('WaitlistClient: this runtime has no fetch; pass one as the fetch option.');
     // Called as a plain function: some runtimes refuse their fetch with another object as `this`.
     this.#fetch = (input, init) => platformFetch(input, init);
     this.#timeoutMs = timeoutMs;

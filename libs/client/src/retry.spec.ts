@@ -1,5 +1,5 @@
-import { WaitlistApiError, WaitlistNetworkError, WaitlistTimeoutError } from './errors';
-import { backoffMs, MAX_RETRY_AFTER_SECONDS, parseRetryAfter, retryDelayMs } from './retry';
+import { WaitlistApiError, WaitlistNetworkError, WaitlistTimeoutError } from './errors.js';
+import { backoffMs, MAX_RETRY_AFTER_SECONDS, parseRetryAfter, retryDelayMs } from './retry.js';
 
 const apiError = (status: number, code: string, retryAfterSeconds?: number) => new WaitlistApiError({ status, code, message: code, retryAfterSeconds });
 const noJitter = () => 0;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookEvent } from './types';
-import { verifyWebhook, WebhookVerificationError, WebhookVerificationFailure } from './webhooks';
+import type { WebhookEvent } from './types.js';
+import { verifyWebhook, WebhookVerificationError, WebhookVerificationFailure } from './webhooks.js';
 
 const SECRET = 'whsec_test_secret';
 const T = 1_795_000_000;
