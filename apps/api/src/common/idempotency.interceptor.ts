@@ -18,7 +18,7 @@ export const IDEMPOTENCY_KEY = z
 /** A first request that has not finished after this long is taken as dead (its process went away). */
 const ABANDONED_AFTER_MS = 15 * 60_000;
 /** Answers that count as executed and are replayed; validation, rate limits and mail_failed are forgotten. */
-const REMEMBERED: ReadonlySet<ErrorCode> = new Set(['not_found', 'not_confirmed', 'already_invited', 'not_invited', 'already_redeemed']);
+export const REMEMBERED_ERRORS: ReadonlySet<ErrorCode> = new Set(['not_found', 'not_confirmed', 'already_invited', 'not_invited', 'already_redeemed']);
 
 type Request = FastifyRequest & { keyScope?: KeyScope };
 
@@ -84,7 +84,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await records.update(where, { status: reply.statusCode, body: JSON.stringify(result ?? null) });
       return result;
     } catch (error) {
-      if (error instanceof ApiError && REMEMBERED.has(error.code)) {
+      if (error instanceof ApiError && REMEMBERED_ERRORS.has(error.code)) {
         await records.update(where, { status: error.status, body: JSON.stringify({ code: error.code, message: error.message, ...error.details }) });
       } else {
         await records.delete(where);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, ErrorCode } from '../common/api-error';
-import { IDEMPOTENCY_KEY } from '../common/idempotency.interceptor';
+import { IDEMPOTENCY_KEY, REMEMBERED_ERRORS } from '../common/idempotency.interceptor';
 
 /** The error codes a customer's program can meet; the others are answers of the dashboard and the CLI only. */
 export type ApiErrorCode = Exclude<ErrorCode, 'internal_error' | 'forbidden' | 'delivery_not_waiting' | 'queue_unavailable'>;
@@ -77,8 +77,7 @@ export function errorResponses(errors: ErrorsByStatus, options: ErrorResponseOpt
   return Object.fromEntries(
     Object.entries(errors).map(([status, codes]) => [
       status,
-      // A kept answer is the work's own refusal: a 404, or a 409 other than idempotency_in_progress.
-      errorResponse(codes, { ...options, replayable: options.replayable && codes.some((code) => status === '404' || (status === '409' && code !== 'idempotency_in_progress')) }),
+      errorResponse(codes, { ...options, replayable: options.replayable && codes.some((code) => REMEMBERED_ERRORS.has(code)) }),
     ]),
   );
 }
