@@ -23,7 +23,7 @@ export class LoginHooksController {
 
   /** Ory Kratos' registration web_hook, with response.parse. */
   @Post('kratos/:hookId')
-  kratos(@Param('hookId') hookId: string, @Call() call: HookCall, @Res({ passthrough: true }) reply: FastifyReply): Promise<KratosRefusal | object> {
+  kratos(@Param('hookId') hookId: string, @Call() call: HookCall, @Res({ passthrough: true }) reply: FastifyReply): Promise<KratosRefusal | Record<string, never>> {
     return send(reply, this.hooks.check(KRATOS, hookId, call));
   }
 }
