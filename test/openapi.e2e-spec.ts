@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildOpenApiDocument, OPENAPI_FILE, serializeDocument } from '../apps/api/src/openapi/document';
 import { WAITING_ENTRY } from '../apps/api/src/openapi/examples';
 import { bearer } from './support/flows';
-import { Answer, exampleProblems, expectDocumentedAnswer, openApiProblems, validatingFetch } from './support/openapi';
+import { Answer, deliveryProblems, exampleProblems, expectDocumentedAnswer, openApiProblems, validatingFetch } from './support/openapi';
 import { Stack } from './support/stack';
 
 describe('the OpenAPI document', () => {
@@ -97,6 +97,19 @@ describe('the answer check', () => {
   it('leaves out what the document does not cover: other paths, and methods a documented path does not have', () => {
     expect(openApiProblems({ method: 'GET', url: '/dashboard/login', status: 200, headers: { 'content-type': 'text/html' }, body: '<html></html>' })).toEqual([]);
     expect(openApiProblems({ method: 'PUT', url: '/api/v1/entries', status: 404, headers: json, body: '{"error":{"code":"not_found","message":"No such resource."}}' })).toEqual([]);
+  });
+
+  it('checks webhook deliveries against the webhooks: the envelope, a known type, one signature format', () => {
+    const event = { id: 'evt_1', type: 'entry.confirmed', createdAt: '2026-11-23T09:30:00.000Z', mode: 'live', productId: 'prod_1', data: { entry } };
+    const ours = { 'service-event': 'entry.confirmed', 'service-delivery': 'dlv_1', 'service-signature': 't=1,v1=00' };
+    const standard = { 'service-event': 'entry.confirmed', 'service-delivery': 'dlv_1', 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,AA==' };
+    expect(deliveryProblems(ours, JSON.stringify(event))).toEqual([]);
+    expect(deliveryProblems(standard, JSON.stringify(event))).toEqual([]);
+    expect(deliveryProblems({ ...ours, 'service-event': 'entry.moved' }, JSON.stringify(event))).toEqual(['Service-Event "entry.moved" is not an event of the document']);
+    expect(deliveryProblems({ ...standard, 'service-signature': 't=1,v1=00' }, JSON.stringify(event))).toEqual([
+      'the headers of exactly one signature format, ours or Standard Webhooks, were expected',
+    ]);
+    expect(deliveryProblems(ours, JSON.stringify({ ...event, data: { entry, code: 'secret' } }))).toEqual([expect.stringMatching(/^body \/data must NOT have additional properties/)]);
   });
 
   it('makes validatingFetch reject an answer that does not match', async () => {

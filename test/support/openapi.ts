@@ -106,6 +106,23 @@ class OpenApiChecker {
     return errors ? [`body ${errors}: ${answer.body.slice(0, 500)}`] : [];
   }
 
+  /** What does not match in a webhook delivery: an event type the document has, its envelope's schema, the headers of one format. */
+  deliveryProblems(headers: Record<string, HeaderValue>, body: string): string[] {
+    const type = String(headers['service-event'] ?? '');
+    if (!this.document.webhooks?.[type]) return [`Service-Event ${JSON.stringify(type)} is not an event of the document`];
+    const formats = [headers['service-signature'] !== undefined, headers['webhook-signature'] !== undefined];
+    const problems = formats[0] === formats[1] ? ['the headers of exactly one signature format, ours or Standard Webhooks, were expected'] : [];
+    if (!headers['service-delivery']) problems.push('header Service-Delivery is missing');
+    let event: unknown;
+    try {
+      event = JSON.parse(body);
+    } catch {
+      return [...problems, `a body that is not JSON: ${body.slice(0, 200)}`];
+    }
+    const errors = this.validate(['webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'], event);
+    return errors ? [...problems, `body ${errors}: ${body.slice(0, 500)}`] : problems;
+  }
+
   /** Every example beside a schema (media types, parameters, headers) that its schema refuses. */
   exampleProblems(node: unknown = this.document, pointer: string[] = []): string[] {
     if (typeof node !== 'object' || node === null) return [];
@@ -143,6 +160,11 @@ const checker = () => (built ??= new OpenApiChecker(buildOpenApiDocument()));
 /** What in `answer` does not match the document built from the code (empty when all does, or it is out of scope). */
 export function openApiProblems(answer: Answer): string[] {
   return checker().problems(answer);
+}
+
+/** What in a webhook delivery the service sent does not match the document's webhooks (empty when all does). */
+export function deliveryProblems(headers: Record<string, HeaderValue>, body: string): string[] {
+  return checker().deliveryProblems(headers, body);
 }
 
 /** The document's examples that their own schemas refuse. */

@@ -2,6 +2,7 @@ import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { deliveryProblems } from './openapi';
 import { waitFor } from './wait';
 
 export interface Received {
@@ -12,6 +13,8 @@ export interface Received {
   answer: Answer;
 }
 
+const DELIVERY_HEADERS = ['service-event', 'service-delivery', 'service-signature', 'webhook-id', 'webhook-signature'];
+
 /** How the receiver answers the nth request (0-based): a status, or 'hang' to never answer in time. */
 export type Answer = number | 'hang';
 
@@ -20,6 +23,8 @@ export class Receiver {
   readonly received: Received[] = [];
   /** TCP connections accepted, whether or not a request came of them (a TLS hello to this http server does not). */
   connections = 0;
+  /** Deliveries that do not match the OpenAPI document's webhooks, each with what did not. */
+  readonly undocumented: string[] = [];
   answer: (index: number) => Answer = () => 200;
   private readonly server: Server;
   private readonly hanging = new Set<ServerResponse>();
@@ -30,7 +35,12 @@ export class Receiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const answer = this.answer(this.received.length);
-        this.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), answer });
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.received.push({ headers: request.headers, body, at: Date.now(), answer });
+        // A receiver also stands in for a server that never answers the client: only deliveries are checked.
+        const isDelivery = DELIVERY_HEADERS.some((name) => request.headers[name] !== undefined);
+        const problems = isDelivery ? deliveryProblems(request.headers, body) : [];
+        if (problems.length) this.undocumented.push(`${String(request.headers['service-event'])}: ${problems.join('; ')}`);
         if (answer === 'hang') {
           this.hanging.add(response);
           return;
@@ -52,13 +62,20 @@ export class Receiver {
 
   async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
     await waitFor(() => this.received.length >= count, `${count} deliveries`, { timeoutMs });
+    this.expectDocumented();
     return this.received;
+  }
+
+  /** Every test that waits for deliveries, and every receiver's stop, fails on a delivery the document does not describe. */
+  expectDocumented(): void {
+    if (this.undocumented.length) throw new Error(`Deliveries the OpenAPI document does not describe:\n- ${this.undocumented.join('\n- ')}`);
   }
 
   async stop(): Promise<void> {
     for (const response of this.hanging) response.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.expectDocumented();
   }
 }
 
