@@ -34,6 +34,26 @@ describe('security headers', () => {
     }
   });
 
+  it("a script of the product's own site may post the sign-up as JSON (any origin: the publishable key is public); no other route answers another origin", async () => {
+    const origin = { origin: 'https://acme.example' };
+    const preflight = await stack.request({
+      method: 'OPTIONS',
+      url: '/public/v1/signups',
+      headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' });
+    const signUp = (email: string) => stack.request({ method: 'POST', url: '/public/v1/signups', headers: origin, body: { key: product.keys.test.publishable, email } });
+    const [received, refused] = [await signUp('cors@example.com'), await signUp('not an address')];
+    expect([received.status, received.headers['access-control-allow-origin']]).toEqual([202, '*']);
+    expect([refused.status, refused.json().error.code, refused.headers['access-control-allow-origin']]).toEqual([400, 'invalid_email', '*']);
+
+    const api = await stack.request({ method: 'GET', url: '/api/v1/entries', headers: { ...origin, ...bearer(product.keys.test.secret) } });
+    const apiPreflight = await stack.request({ method: 'OPTIONS', url: '/api/v1/entries', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    expect([api.status, api.headers['access-control-allow-origin']]).toEqual([200, undefined]);
+    expect([apiPreflight.status, apiPreflight.headers['access-control-allow-origin']]).toEqual([404, undefined]);
+  });
+
   it("the hosted sign-up form may be framed by the product's own site, and still loads nothing from elsewhere", async () => {
     for (const url of [`/w/${product.keys.live.publishable}`, `/w/${product.keys.live.publishable}/sent`]) {
       const answer = await get(url);

@@ -89,7 +89,7 @@ export class Stack {
   }
 
   async request(options: {
-    method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+    method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'OPTIONS';
     url: string;
     headers?: Record<string, string>;
     body?: unknown;

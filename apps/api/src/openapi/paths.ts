@@ -184,7 +184,7 @@ export const PATHS: ZodOpenApiPathsObject = {
       tags: ['Sign-up'],
       summary: 'Join the waitlist',
       description:
-        'Where a product\'s own sign-up form posts, with the publishable key in the body (no Authorization header: the key may be public). The address gets a confirmation mail and joins the line once confirmed. The answer is the same whether the address is new or known, and whether or not a mail went out. Sent as an HTML form, it answers with a redirect to a "check your inbox" page, and errors as pages.',
+        'Where a product\'s own sign-up form posts, with the publishable key in the body (no Authorization header: the key may be public). The address gets a confirmation mail and joins the line once confirmed. The answer is the same whether the address is new or known, and whether or not a mail went out. Sent as an HTML form, it answers with a redirect to a "check your inbox" page, and errors as pages. A script on any site may post it as JSON and read the answer: answers carry Access-Control-Allow-Origin: *, and the browser\'s preflight (OPTIONS) is answered 204.',
       security: [],
       requestBody: {
         required: true,
