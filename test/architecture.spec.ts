@@ -104,4 +104,14 @@ describe('the import graph', () => {
     );
     expect(foreign).toEqual([]);
   });
+
+  it("libs/integrations reaches the service through the client alone: its files are copied into customers' projects", () => {
+    const service = sources('libs/integrations/src').flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:from|require\()\s*'([^']+)'/g)]
+        .map(([, target]) => target)
+        .filter((target) => target.startsWith('@app/') || target.startsWith('../'))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(service).toEqual([]);
+  });
 });
