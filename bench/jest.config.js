@@ -6,6 +6,7 @@ module.exports = {
   rootDir: '..',
   roots: ['<rootDir>/bench'],
   testRegex: '\\.bench\\.ts$',
-  reporters: ['default'],
-  testTimeout: 600_000,
+  globalSetup: '<rootDir>/bench/support/global-setup.ts',
+  reporters: ['default', '<rootDir>/bench/support/table-reporter.js'],
+  testTimeout: 1_800_000,
 };

@@ -1,0 +1,67 @@
+import { appendFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+/** What a benchmark measures: a time (lower is better) or a rate (higher is better). */
+export type Measure = { kind: 'time'; ms: number } | { kind: 'rate'; perSecond: number };
+
+export interface Row {
+  work: string;
+  baseline: string;
+  /** The baseline's and the service's medians, as the table prints them (e.g. "1.9 s", "8,400/s"). */
+  baselineValue: string;
+  serviceValue: string;
+  /** The service's cost over the baseline's: time ÷ time, or rate ÷ rate, as the target is written. */
+  ratio: number;
+  /** The target as the issue writes it, e.g. "≤ 1.5×" or "≥ 0.85×". */
+  target: string;
+  pass: boolean;
+  /** Anything else worth a line under the table (e.g. RSS), or nothing. */
+  note?: string;
+}
+
+/** Adds a row to the table `npm run bench` prints at the end (bench/support/table-reporter.js). */
+export function report(row: Row): void {
+  const file = process.env.BENCH_RESULTS;
+  if (!file) throw new Error('No results file: run the benchmarks through `npm run bench`');
+  appendFileSync(file, `${JSON.stringify(row)}\n`);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Milliseconds `work` takes. */
+export async function timed(work: () => Promise<unknown>): Promise<Measure> {
+  const start = performance.now();
+  await work();
+  return { kind: 'time', ms: performance.now() - start };
+}
+
+export interface Rounds {
+  baseline: number;
+  service: number;
+  /** service ÷ baseline of the medians (times or rates alike). */
+  ratio: number;
+}
+
+/**
+ * Runs baseline and service alternately (A B A B …), `rounds` times each, and compares their medians:
+ * alternating spreads the machine's noise over both sides.
+ */
+export async function alternate(rounds: number, baseline: () => Promise<Measure>, service: () => Promise<Measure>): Promise<Rounds> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    a.push(value(await baseline()));
+    b.push(value(await service()));
+  }
+  const [baselineMedian, serviceMedian] = [median(a), median(b)];
+  return { baseline: baselineMedian, service: serviceMedian, ratio: serviceMedian / baselineMedian };
+}
+
+const value = (measure: Measure) => (measure.kind === 'time' ? measure.ms : measure.perSecond);
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+export const perSecond = (rate: number) => `${Math.round(rate).toLocaleString('en-US')}/s`;
