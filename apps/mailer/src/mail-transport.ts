@@ -3,6 +3,9 @@ import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, RedisClien
 import { randomUUID } from 'node:crypto';
 import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
 
+/** The SMTP connection pool every mailer process keeps (the invite-next benchmark's baseline uses it too). */
+export const SMTP_POOL = { pool: true, maxConnections: 5 } as const;
+
 /**
  * Hands mails to SMTP (pooled connections) or, while SMTP_URL is unset, to the development inbox
  * that the API shows at /dev/mail. A returned promise means the server accepted every recipient.
@@ -18,8 +21,7 @@ export class MailTransport implements OnApplicationShutdown {
     this.transporter = config.SMTP_URL
       ? nodemailer.createTransport({
           url: config.SMTP_URL,
-          pool: true,
-          maxConnections: 5,
+          ...SMTP_POOL,
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 30_000,
