@@ -15,9 +15,10 @@ export class AppProcess {
     readonly port: number,
   ) {}
 
-  static async start(name: AppName, config: AppConfig): Promise<AppProcess> {
+  /** `env`: variables beyond the config's connections (e.g. rate limits); `nodeArgs`: e.g. --cpu-prof. */
+  static async start(name: AppName, config: AppConfig, options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<AppProcess> {
     const port = await freePort();
-    const child = spawn('node', [join(__dirname, '..', '..', 'dist', 'apps', name, 'src', 'main.js')], {
+    const child = spawn('node', [...(options.nodeArgs ?? []), join(__dirname, '..', '..', 'dist', 'apps', name, 'src', 'main.js')], {
       env: {
         PATH: process.env.PATH,
         [name === 'api' ? 'PORT' : 'HEALTH_PORT']: String(port),
@@ -26,6 +27,7 @@ export class AppProcess {
         QUEUE_PREFIX: config.QUEUE_PREFIX,
         SMTP_URL: config.SMTP_URL,
         LOG_LEVEL: 'silent',
+        ...options.env,
       },
       stdio: 'ignore',
     });
@@ -44,9 +46,18 @@ export class AppProcess {
 
   /** kill -9, resolved once the process is gone. */
   async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  /** A graceful stop (SIGTERM), resolved once the process is gone; a --cpu-prof profile is written then. */
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
     if (!this.running) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGKILL');
+    this.child.kill(signal);
     await exited;
   }
 }
