@@ -3,19 +3,22 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiKey, Clock, hashToken, KeyKind, Mode, newId, newToken } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope, ProductScope } from '../common/scope';
+import { KEY_REVOKED_CHANNEL, KeyCache } from './key-cache';
 
 export interface KeyPair {
   secret: string;
   publishable: string;
 }
 
-const LAST_USED_RESOLUTION = "interval '1 minute'";
+/** How precisely a key's last use is kept: at most one write per key and process in this time. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 @Injectable()
 export class KeysService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly cache: KeyCache,
   ) {}
 
   /** A new secret and publishable key for a product and mode; the keys are returned once, stored hashed. */
@@ -40,10 +43,7 @@ export class KeysService {
 
   /** Revokes a secret key; true when a key that was in use is now revoked. */
   async revoke(secret: string): Promise<boolean> {
-    const result = await this.db
-      .getRepository(ApiKey)
-      .update({ hash: hashToken(secret), kind: 'secret', revokedAt: IsNull() }, { revokedAt: this.clock.now() });
-    return (result.affected ?? 0) > 0;
+    return this.revokeWhere('hash = $2 AND kind = $3', [hashToken(secret), 'secret']);
   }
 
   /** The keys of a product and mode, newest first, as the dashboard lists them. */
@@ -51,34 +51,57 @@ export class KeysService {
     return this.db.getRepository(ApiKey).find({ where: { productId, mode }, order: { createdAt: 'DESC', kind: 'DESC' } });
   }
 
-  /** Revokes one key of a product by its id; false when there is no such unrevoked key. */
   /** Revokes a key of this product and mode; false when it has no such key in use. */
   async revokeById(scope: ProductScope, keyId: string): Promise<boolean> {
-    const result = await this.db
-      .getRepository(ApiKey)
-      .update({ id: keyId, productId: scope.productId, mode: scope.mode, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
-    return (result.affected ?? 0) > 0;
+    return this.revokeWhere('id = $2 AND product_id = $3 AND mode = $4', [keyId, scope.productId, scope.mode]);
+  }
+
+  /**
+   * Revokes the unrevoked key that `where` names and announces it to every process (KeyCache): the
+   * notification leaves with the commit. This process forgets the key at once.
+   */
+  private async revokeWhere(where: string, parameters: unknown[]): Promise<boolean> {
+    const revoked: { hash: string }[] = await this.db.query(
+      `WITH revoked AS (UPDATE api_keys SET revoked_at = $1 WHERE ${where} AND revoked_at IS NULL RETURNING encode(hash, 'hex') AS hash)
+       SELECT hash, pg_notify('${KEY_REVOKED_CHANNEL}', hash) FROM revoked`,
+      [this.clock.now(), ...parameters],
+    );
+    for (const { hash } of revoked) this.cache.forget(hash);
+    return revoked.length > 0;
   }
 
   /** The scope of a valid, unrevoked key of the given kind, or null. */
   async authenticate(key: string, kind: KeyKind): Promise<KeyScope | null> {
     if (!key.startsWith(kind === 'secret' ? 'sk_' : 'pk_') || key.length > 200) return null;
-    const found = await this.db
-      .getRepository(ApiKey)
-      .findOne({ where: { hash: hashToken(key), kind, revokedAt: IsNull() }, select: { id: true, productId: true, mode: true } });
-    if (!found) return null;
-    if (kind === 'secret') this.touch(found.id);
-    return { keyId: found.id, productId: found.productId, mode: found.mode };
+    const hash = hashToken(key);
+    const hex = hash.toString('hex');
+    const now = this.clock.now().getTime();
+    let known = this.cache.get(hex);
+    if (!known) {
+      const version = this.cache.version;
+      const found = await this.db
+        .getRepository(ApiKey)
+        .findOne({ where: { hash, revokedAt: IsNull() }, select: { id: true, productId: true, mode: true, kind: true, lastUsedAt: true } });
+      if (!found) return null;
+      known = { scope: { keyId: found.id, productId: found.productId, mode: found.mode }, kind: found.kind, touchedAt: found.lastUsedAt?.getTime() ?? 0 };
+      this.cache.set(hex, known, version);
+    }
+    if (known.kind !== kind) return null;
+    if (kind === 'secret' && now - known.touchedAt >= LAST_USED_RESOLUTION_MS) {
+      known.touchedAt = now;
+      this.touch(known.scope.keyId, now);
+    }
+    return known.scope;
   }
 
-  /** Records when a secret key was last used, at most once a minute, off the request's path. */
-  private touch(keyId: string): void {
+  /** Records when a secret key was last used, off the request's path; other processes may have done so already. */
+  private touch(keyId: string, now: number): void {
     void this.db
-      .query(
-        `UPDATE api_keys SET last_used_at = $2 WHERE id = $1
-           AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - ${LAST_USED_RESOLUTION})`,
-        [keyId, this.clock.now()],
-      )
+      .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $3)`, [
+        keyId,
+        new Date(now),
+        new Date(now - LAST_USED_RESOLUTION_MS),
+      ])
       .catch(() => undefined);
   }
 }
