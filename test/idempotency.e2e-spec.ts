@@ -50,6 +50,22 @@ describe('Idempotency-Key', () => {
     expect((await api(stack, product.keys.live.secret).inviteNext(1, key('next-1'))).headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('a repeat is the same request when what the route reads is the same: fields it ignores, a body where it takes none, key order', async () => {
+    const post = (url: string, body: string, idempotencyKey: string) =>
+      stack.request({ method: 'POST', url, headers: { ...key(idempotencyKey), authorization: `Bearer ${product.keys.test.secret}`, 'content-type': 'application/json' }, payload: body });
+    const first = await post('/api/v1/entries/invite-next', '{"count":1}', 'same-count');
+    const withExtra = await post('/api/v1/entries/invite-next', '{"note":"again","count":1}', 'same-count');
+    expect([first.status, withExtra.status, withExtra.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+    expect(withExtra.json()).toEqual(first.json());
+    expect((await post('/api/v1/entries/invite-next', '{"count":2}', 'same-count')).json().error.code).toBe('idempotency_key_reused');
+
+    const entry = await joinLine(stack, pk, 'stray-body@example.com');
+    const invited = await client.invite(entry.id, key('no-body'));
+    const withBody = await post(`/api/v1/entries/${entry.id}/invite`, '{"unused":true}', 'no-body');
+    expect([invited.status, withBody.status, withBody.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+    expect(invitationsTo(stack, 'stray-body@example.com')).toHaveLength(1);
+  });
+
   it('while the first request runs, a repeat is 409 idempotency_in_progress; then it is replayed', async () => {
     const entry = await joinLine(stack, pk, 'slow@example.com');
     await stack.stopApp('mailer');

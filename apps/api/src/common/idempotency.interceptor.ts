@@ -1,4 +1,5 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, IdempotencyRecord } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +23,15 @@ export const REMEMBERED_ERRORS: ReadonlySet<ErrorCode> = new Set(['not_found', '
 
 type Request = FastifyRequest & { keyScope?: KeyScope };
 
+const BODY_SCHEMA = Symbol('idempotent body');
+
+/**
+ * Takes an Idempotency-Key on this route. `body` is the schema the route reads its body with: a repeat
+ * is the same request when what the route reads is the same (fields it ignores and their order do not
+ * count); a route without one reads no body, so a body sent to it does not count either.
+ */
+export const Idempotent = (body?: z.ZodType) => applyDecorators(SetMetadata(BODY_SCHEMA, body ?? null), UseInterceptors(IdempotencyInterceptor));
+
 /**
  * Idempotency-Key for invite, reinvite, invite-next and redeem: one mechanism for all four. The first
  * request with a key runs and its answer is kept for IDEMPOTENCY_TTL; a repeat gets that answer with
@@ -34,6 +44,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -43,15 +54,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = IDEMPOTENCY_KEY.safeParse(header);
     if (!key.success) throw new ApiError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return from(this.run(request, reply, key.data, next));
+    const schema = this.reflector.get<z.ZodType | null>(BODY_SCHEMA, context.getHandler());
+    // A body the route refuses is answered 400 and forgotten, so its raw form is as good as any.
+    const read = schema?.safeParse(request.body);
+    const body = schema ? (read?.success ? read.data : request.body) : null;
+    const fingerprint = createHash('sha256').update(`${request.method} ${request.url.split('?')[0]}\n${JSON.stringify(body ?? null)}`).digest();
+    return from(this.run(request, reply, key.data, fingerprint, next));
   }
 
-  private async run(request: Request, reply: FastifyReply, key: string, next: CallHandler): Promise<unknown> {
+  private async run(request: Request, reply: FastifyReply, key: string, fingerprint: Buffer, next: CallHandler): Promise<unknown> {
     const scope = request.keyScope!;
     const where = { productId: scope.productId, mode: scope.mode, key };
-    const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.url.split('?')[0]}\n${JSON.stringify(request.body ?? null)}`)
-      .digest();
     const records = this.db.getRepository(IdempotencyRecord);
     let existing: IdempotencyRecord | null = null;
     // A first request that fails is forgotten at once; then the key is free again, so claim once more.

@@ -1,8 +1,8 @@
-import { Controller, Get, HttpCode, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
-import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { Idempotent } from '../common/idempotency.interceptor';
 import { JsonBody, Query } from '../common/validation';
 import { CodeCheck, EMAIL_ONLY, INVITE_NEXT, InvitedAnswer, InviteNextResult, TOKEN } from './invitations.dto';
 import { InvitationsService } from './invitations.service';
@@ -14,21 +14,21 @@ export class InvitationsController {
 
   @Post('entries/invite-next')
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent(INVITE_NEXT)
   inviteNext(@Scope() scope: KeyScope, @JsonBody(INVITE_NEXT) body: { count: number }): Promise<InviteNextResult> {
     return this.invitations.inviteNext(scope, body.count);
   }
 
   @Post('entries/:id/invite')
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent()
   invite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
     return this.invitations.invite(scope, id);
   }
 
   @Post('entries/:id/reinvite')
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent()
   reinvite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
     return this.invitations.reinvite(scope, id);
   }
@@ -47,7 +47,7 @@ export class InvitationsController {
 
   @Post('invites/redeem')
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
+  @Idempotent(TOKEN)
   redeem(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
     return this.invitations.redeem(scope, body.token);
   }
