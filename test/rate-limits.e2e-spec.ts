@@ -1,5 +1,8 @@
+import { RedisClient } from '@app/shared';
+import { RateLimits } from '../apps/api/src/common/rate-limits';
 import { bearer, joinLine } from './support/flows';
 import { Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 describe('API rate limits', () => {
   let stack: Stack;
@@ -30,5 +33,26 @@ describe('API rate limits', () => {
     expect(moved.status).toBe(200);
     // An unknown key is 401, not 429: authentication comes first.
     expect((await list('sk_test_unknown')).status).toBe(401);
+  });
+
+  it.each([
+    ['5 per 10 s', 5, 10_000, 30],
+    ['1,000 per minute', 1000, 60_000, 100],
+  ])('%s: two replicas together pass exactly the limit of three times as many requests, with few Redis commands', async (_, points, durationMs, commands) => {
+    const config = { ...stack.config, RATE_LIMIT_API: { points, durationMs }, QUEUE_PREFIX: `${stack.config.QUEUE_PREFIX}-replicas-${points}` };
+    const clients = [new RedisClient(config), new RedisClient(config)];
+    try {
+      await waitFor(() => clients.every((client) => client.status === 'ready'), 'Redis connections');
+      const sent = clients.map((client) => jest.spyOn(client, 'sendCommand'));
+      const replicas = clients.map((client) => new RateLimits(client, config));
+      const answers = await Promise.all(
+        Array.from({ length: points * 3 }, (_, i) => replicas[i % 2].apiRequestWith('key_shared').then(() => 'passed', (error: { code: string }) => error.code)),
+      );
+      expect(answers.filter((answer) => answer === 'passed')).toHaveLength(points);
+      expect(answers.filter((answer) => answer !== 'passed').every((answer) => answer === 'rate_limited')).toBe(true);
+      expect(sent[0].mock.calls.length + sent[1].mock.calls.length).toBeLessThanOrEqual(commands);
+    } finally {
+      for (const client of clients) client.disconnect();
+    }
   });
 });
