@@ -69,8 +69,8 @@ describe('an invitation job the API gave up on', () => {
     await stack.db.query(`UPDATE entries SET invite_request = 'req-late', invite_held_until = $2 WHERE id = $1`, [late.id, future]);
     // The request for `released` settled as failed: its hold and its right to record are gone.
     const queue = new Queue(QueueName.Invitations, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
-    await queue.add('invitation', { entryId: late.id, requestId: 'req-late', deadline: Date.now() - 1, again: false });
-    await queue.add('invitation', { entryId: released.id, requestId: 'req-gone', deadline: Date.now() + 60_000, again: false });
+    await queue.add('invitations', { entryIds: [late.id], requestId: 'req-late', deadline: Date.now() - 1, again: false });
+    await queue.add('invitations', { entryIds: [released.id], requestId: 'req-gone', deadline: Date.now() + 60_000, again: false });
 
     await stack.startApp('mailer');
     await waitFor(async () => (await queue.getJobCounts('failed')).failed === 2, 'the mailer to refuse both jobs');

@@ -48,7 +48,7 @@ describe('a mailer killed during the handover of invitations', () => {
     arm(dying);
     const queue = new Queue(QueueName.Invitations, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
     try {
-      await queue.add('invitation', { entryId: entry.id, requestId, deadline: Date.now() + 30_000, again: false });
+      await queue.add('invitations', { entryIds: [entry.id], requestId, deadline: Date.now() + 30_000, again: false });
     } finally {
       await queue.close();
     }

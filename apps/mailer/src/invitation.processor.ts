@@ -16,17 +16,17 @@ import {
   Product,
   QueueName,
   QueueProcessor,
-  recordHandover,
+  recordHandovers,
 } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { MailSender, storeForEntry } from './mail-sender';
+import { DataSource, In, MoreThan } from 'typeorm';
+import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
 export class InvitationProcessor extends QueueProcessor {
-  protected readonly jobs = jobRunner(QueueName.Invitations, { invitation: (job) => this.invite(job) });
+  protected readonly jobs = jobRunner(QueueName.Invitations, { invitations: (job) => this.invite(job) });
   private readonly logger = new Logger(InvitationProcessor.name);
 
   constructor(
@@ -39,42 +39,46 @@ export class InvitationProcessor extends QueueProcessor {
   }
 
   /**
-   * An invitation the API waits for (invite, reinvite or invite-next). Nothing goes out after the
-   * job's deadline or for an entry the request no longer holds. The code is written (not yet
-   * recorded) before the handover and recorded right after it by the mailer itself, so the outcome
-   * stands whatever happened to the API meanwhile, and a code whose mail left just before the mailer
-   * died still works when it is first used (recordHandover).
+   * The invitations of one request the API waits for (invite, reinvite, or a chunk of invite-next).
+   * Nothing goes out after the job's deadline or for an entry the request no longer holds. Each code
+   * is written (not yet recorded) before its mail's handover and recorded after it by the mailer
+   * itself, so the outcome stands whatever happened to the API meanwhile, and a code whose mail left
+   * just before the mailer died still works when it is first used (recordHandover). Each mail
+   * succeeds or fails on its own; the job fails when none went out.
    */
-  private async invite(job: JobOf<QueueName.Invitations, 'invitation'>): Promise<void> {
-    const { entryId, requestId, deadline, again } = job.data;
-    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id: entryId });
+  private async invite(job: JobOf<QueueName.Invitations, 'invitations'>): Promise<void> {
+    const { entryIds, requestId, deadline, again } = job.data;
     const now = this.clock.now();
-    if (!entry || entry.inviteRequest !== requestId || !entry.inviteHeldUntil || entry.inviteHeldUntil <= now) {
-      throw new UnrecoverableError('The request no longer holds the entry');
-    }
-    if (entry.state !== (again ? 'invited' : 'confirmed')) throw new UnrecoverableError(`The entry is ${entry.state}`);
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
-    const code = newToken();
-    const hash = hashToken(code);
-    const inviteUrl = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
-    inviteUrl.searchParams.set('invite', code);
-    if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mail could go out');
-    if (!(await this.writeCode(entry.id, requestId, hash))) throw new UnrecoverableError('The entry was deleted');
-    const sent = await this.sender.send(entry, product, (unsubscribeUrl) => invitationMail(product.name, inviteUrl.toString(), unsubscribeUrl, describeDuration(this.config.INVITE_CODE_TTL)), {
+    const entries = await this.db.getRepository(EntryRecord).findBy({
+      id: In(entryIds),
+      inviteRequest: requestId,
+      inviteHeldUntil: MoreThan(now),
+      state: again ? 'invited' : 'confirmed',
+    });
+    if (entries.length === 0) throw new UnrecoverableError('The request no longer holds its entries, or they cannot be invited');
+    // A request's entries are of one product.
+    const product = await this.db.getRepository(Product).findOneByOrFail({ id: entries[0].productId });
+    const codes = new Map(entries.map((entry) => [entry.id, newToken()]));
+    const inviteUrl = (code: string) => {
+      const url = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
+      url.searchParams.set('invite', code);
+      return url.toString();
+    };
+    const validFor = describeDuration(this.config.INVITE_CODE_TTL);
+    const expiresAt = new Date(now.getTime() + this.config.INVITE_CODE_TTL);
+    if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mails could go out');
+    const sent = await this.sender.sendEach(entries, product, (entry, unsubscribeUrl) => invitationMail(product.name, inviteUrl(codes.get(entry.id)!), unsubscribeUrl, validFor), {
+      // The codes, written before their mails can leave.
+      store: (manager, present) =>
+        manager.getRepository(InviteCode).insert(present.map((entry) => ({ hash: hashToken(codes.get(entry.id)!), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now }))),
       signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
     });
-    if (!sent) throw new UnrecoverableError('The entry was deleted');
-    const recorded = await this.db.transaction((manager) => recordHandover(manager, hash, this.clock.now(), { heldBy: requestId }));
-    if (!recorded) {
+    if (sent.length === 0) throw new UnrecoverableError('No mail of the job was handed over');
+    const hashes = sent.map((entry) => hashToken(codes.get(entry.id)!));
+    const recorded = await this.db.transaction((manager) => recordHandovers(manager, hashes, this.clock.now(), { heldBy: requestId }));
+    for (const [index, entry] of sent.entries()) {
       // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
-      this.logger.error(`The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`);
+      if (!recorded[index]) this.logger.error(`The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`);
     }
-  }
-
-  /** The code, written before its mail can leave; false when the entry is gone. */
-  private async writeCode(entryId: string, requestId: string, hash: Buffer): Promise<boolean> {
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + this.config.INVITE_CODE_TTL);
-    return storeForEntry(() => this.db.getRepository(InviteCode).insert({ hash, entryId, requestId, recorded: false, expiresAt, createdAt: now }));
   }
 }

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, hashToken, newToken, Product } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { setMaxListeners } from 'node:events';
+import { DataSource, EntityManager } from 'typeorm';
 import { MailTransport } from './mail-transport';
 import { MailContent } from './mails/layout';
 
@@ -37,6 +38,51 @@ export class MailSender {
       ]),
     );
     if (!stored) return false;
+    await this.handOver(entry, product, content, unsubscribe, options.signal);
+    return true;
+  }
+
+  /**
+   * Mails to several entries of one product: stores their unsubscribe tokens and what `store` adds
+   * (rows their links need) in one transaction, then hands each mail over on its own, side by side in
+   * the pool. Returns the entries whose mail was handed over: not an entry deleted meanwhile, nor one
+   * whose mail failed (logged).
+   */
+  async sendEach(
+    entries: EntryRecord[],
+    product: Product,
+    content: (entry: EntryRecord, unsubscribeUrl: string) => MailContent,
+    options: { store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>; signal?: AbortSignal } = {},
+  ): Promise<EntryRecord[]> {
+    const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
+    const createdAt = this.clock.now();
+    const present = await this.db.transaction(async (manager) => {
+      // Locked against deletion until the rows are in: an entry deleted meanwhile is left out, not an error.
+      const rows: { id: string }[] = await manager.query(`SELECT id FROM entries WHERE id = ANY($1) FOR KEY SHARE`, [entries.map((entry) => entry.id)]);
+      const ids = new Set(rows.map((row) => row.id));
+      const present = entries.filter((entry) => ids.has(entry.id));
+      if (present.length === 0) return present;
+      await manager
+        .getRepository(EntryToken)
+        .insert(present.map((entry) => ({ hash: hashToken(unsubscribes.get(entry.id)!), entryId: entry.id, purpose: 'unsubscribe' as const, createdAt })));
+      await options.store?.(manager, present);
+      return present;
+    });
+    // Each mail in the pool listens to the one signal until it is done.
+    if (options.signal) setMaxListeners(0, options.signal);
+    const sent = await Promise.all(
+      present.map((entry) =>
+        this.handOver(entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options.signal).then(
+          () => entry,
+          () => undefined,
+        ),
+      ),
+    );
+    return sent.filter((entry) => entry !== undefined);
+  }
+
+  /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
+  private async handOver(entry: EntryRecord, product: Product, content: (unsubscribeUrl: string) => MailContent, unsubscribe: string, signal?: AbortSignal): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
       await this.transport.send({
@@ -44,9 +90,8 @@ export class MailSender {
         to: entry.email,
         ...content(unsubscribeUrl),
         headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-        signal: options.signal,
+        signal,
       });
-      return true;
     } catch (error) {
       // A 5xx for the recipient will not change on retry; anything else (a 4xx, a dropped connection) may.
       const { permanent, responseCode, code } = error as { permanent?: boolean; responseCode?: number; code?: string };

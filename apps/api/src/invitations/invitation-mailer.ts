@@ -17,9 +17,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const POLL_MS = 200;
 
 /**
- * Asks the mailer to hand over an invitation mail and waits, within a bound, until it is done. The
- * outcome is read from the entry afterwards (the mailer records a handover itself), so this only
- * has to wait long enough: after INVITATION_WAIT_MS no mail of the job can go out any more.
+ * Asks the mailer to hand over the invitation mails of a request's entries (one job) and waits, within
+ * a bound, until it is done. The outcomes are read from the entries afterwards (the mailer records
+ * each handover itself), so this only has to wait long enough: after INVITATION_WAIT_MS no mail of
+ * the job can go out any more.
  */
 @Injectable()
 export class InvitationMailer implements OnApplicationShutdown {
@@ -41,13 +42,13 @@ export class InvitationMailer implements OnApplicationShutdown {
   }
 
   /** Resolves when the job finished, failed, could not be added, or the bound passed; never rejects. */
-  async send(request: Omit<JobData<QueueName.Invitations, 'invitation'>, 'deadline'>): Promise<void> {
+  async send(request: Omit<JobData<QueueName.Invitations, 'invitations'>, 'deadline'>): Promise<void> {
     const started = Date.now();
     let job: Job;
     try {
       job = await withTimeout(
         this.queue.add(
-          'invitation',
+          'invitations',
           { ...request, deadline: started + INVITATION_TIMING.queueBoundMs },
           { attempts: 1, removeOnComplete: { age: 600 }, removeOnFail: { age: 600 } },
         ),

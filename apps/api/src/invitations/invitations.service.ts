@@ -10,8 +10,10 @@ import { LineService } from '../line/line.service';
 import { InvitationMailer } from './invitation-mailer';
 import type { CodeCheck, InvitedAnswer, InviteNextResult } from './invitations.dto';
 
-/** Mails of one invite-next call in flight at once. */
-const INVITE_NEXT_CONCURRENCY = 20;
+/** Entries of one invite-next call whose mails one mailer job sends. */
+const INVITE_NEXT_CHUNK = 50;
+/** Chunks of one invite-next call in flight at once, so that the mailer has the next one while it records the last. */
+const INVITE_NEXT_CONCURRENCY = 2;
 /** How long invite-next holds the entries it took until each one's turn comes. */
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
@@ -47,18 +49,19 @@ export class InvitationsService {
     const requestId = randomUUID();
     const now = this.clock.now();
     const taken = await this.line.takeFront(scope, count, { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now });
-    const outcomes = new Map<string, boolean>();
+    const chunks = Array.from({ length: Math.ceil(taken.length / INVITE_NEXT_CHUNK) }, (_, i) => taken.slice(i * INVITE_NEXT_CHUNK, (i + 1) * INVITE_NEXT_CHUNK));
+    const invited = new Set<string>();
     let next = 0;
     const worker = async () => {
-      while (next < taken.length) {
-        const id = taken[next++];
-        await this.extendHold(id, requestId);
-        await this.mailer.send({ entryId: id, requestId, again: false });
-        outcomes.set(id, await this.settle(id, requestId));
+      while (next < chunks.length) {
+        const ids = chunks[next++];
+        await this.extendHold(ids, requestId);
+        await this.mailer.send({ entryIds: ids, requestId, again: false });
+        for (const id of await this.settle(ids, requestId)) invited.add(id);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(INVITE_NEXT_CONCURRENCY, taken.length) }, worker));
-    return { invited: taken.filter((id) => outcomes.get(id)), failed: taken.filter((id) => !outcomes.get(id)) };
+    await Promise.all(Array.from({ length: Math.min(INVITE_NEXT_CONCURRENCY, chunks.length) }, worker));
+    return { invited: taken.filter((id) => invited.has(id)), failed: taken.filter((id) => !invited.has(id)) };
   }
 
   /** Checks a code without using it up. */
@@ -112,8 +115,8 @@ export class InvitationsService {
 
   private async sendInvitation(scope: ProductScope, id: string, again: boolean): Promise<Entry> {
     const requestId = await this.hold(scope, id, again);
-    await this.mailer.send({ entryId: id, requestId, again });
-    if (!(await this.settle(id, requestId))) {
+    await this.mailer.send({ entryIds: [id], requestId, again });
+    if ((await this.settle([id], requestId)).length === 0) {
       throw new ApiError('mail_failed', 'The invitation mail could not be handed over; nothing was changed. Try again.');
     }
     return toEntry(await this.db.getRepository(EntryRecord).findOneByOrFail({ id }));
@@ -141,31 +144,35 @@ export class InvitationsService {
     throw new ApiError('already_invited', 'The entry was already invited, or its invitation is being sent right now.');
   }
 
-  /** A batch entry's hold, renewed when its turn comes. */
-  private async extendHold(id: string, requestId: string): Promise<void> {
-    await this.db.query(`UPDATE entries SET invite_held_until = $3 WHERE id = $1 AND invite_request = $2`, [
-      id,
+  /** The holds of a chunk of invite-next, renewed when its turn comes. */
+  private async extendHold(ids: string[], requestId: string): Promise<void> {
+    await this.db.query(`UPDATE entries SET invite_held_until = $3 WHERE id = ANY($1) AND invite_request = $2`, [
+      ids,
       requestId,
       new Date(this.clock.now().getTime() + HOLD_MS),
     ]);
   }
 
   /**
-   * The request's own outcome, whatever other requests do: true when its mail was handed over (the
-   * mailer set invited_by_request). The hold ends here, not when the mailer records, so no other
-   * request takes the entry before this one has settled; releasing it also takes away the mailer's
-   * right to record, so a mail that somehow leaves later cannot make the entry invited after the
-   * caller was told mail_failed (its code is recorded only if it is used).
+   * The request's own outcome for each of `ids`, whatever other requests do: the ids whose mail was
+   * handed over (the mailer set invited_by_request). The hold ends here, not when the mailer records,
+   * so no other request takes an entry before this one has settled; releasing it also takes away the
+   * mailer's right to record, so a mail that somehow leaves later cannot make the entry invited after
+   * the caller was told mail_failed (its code is recorded only if it is used).
    */
-  private async settle(id: string, requestId: string): Promise<boolean> {
-    const [rows]: [{ sent: boolean }[], number] = await this.db.query(
+  private async settle(ids: string[], requestId: string): Promise<string[]> {
+    const [rows]: [{ id: string; sent: boolean }[], number] = await this.db.query(
       `UPDATE entries SET invite_held_until = NULL, invite_request = NULL
-       WHERE id = $1 AND invite_request = $2
-       RETURNING invited_by_request IS NOT DISTINCT FROM $2 AS sent`,
-      [id, requestId],
+       WHERE id = ANY($1) AND invite_request = $2
+       RETURNING id, invited_by_request IS NOT DISTINCT FROM $2 AS sent`,
+      [ids, requestId],
     );
-    if (rows.length > 0) return rows[0].sent;
-    // The hold had run out and another request took the entry, or it was deleted.
-    return this.db.getRepository(EntryRecord).existsBy({ id, invitedByRequest: requestId });
+    const released = new Set(rows.map((row) => row.id));
+    const lost = ids.filter((id) => !released.has(id));
+    // An entry whose hold had run out and another request took it, or that was deleted.
+    const elsewhere: { id: string }[] = lost.length
+      ? await this.db.query(`SELECT id FROM entries WHERE id = ANY($1) AND invited_by_request = $2`, [lost, requestId])
+      : [];
+    return [...rows.filter((row) => row.sent).map((row) => row.id), ...elsewhere.map((row) => row.id)];
   }
 }

@@ -4,7 +4,7 @@ import { EventRecord } from '../database/entities';
 import { Entry, ENTRY, TIMESTAMP } from '../domain/entry';
 import { Mode, MODES } from '../domain/modes';
 import { newId } from '../domain/secrets';
-import { enqueue } from '../outbox/outbox';
+import { enqueueEach } from '../outbox/outbox';
 import { QueueName } from '../queues/contract';
 
 export const ENTRY_EVENT_TYPES = [
@@ -43,28 +43,37 @@ export async function recordEvent(
   entry: Entry,
   now: Date,
 ): Promise<EventEnvelope> {
-  const envelope: EventEnvelope = {
+  const [envelope] = await recordEvents(manager, type, scope, [entry], now);
+  return envelope;
+}
+
+/** recordEvent for several entries of one product and mode at once: three statements, however many. */
+export async function recordEvents(
+  manager: EntityManager,
+  type: EntryEventType,
+  scope: { productId: string; mode: Mode },
+  entries: Entry[],
+  now: Date,
+): Promise<EventEnvelope[]> {
+  if (entries.length === 0) return [];
+  const envelopes: EventEnvelope[] = entries.map((entry) => ({
     id: newId('evt'),
     type,
     createdAt: now.toISOString(),
     mode: scope.mode,
     productId: scope.productId,
     data: { entry },
-  };
-  await manager.insert(EventRecord, {
-    id: envelope.id,
-    productId: scope.productId,
-    mode: scope.mode,
-    type,
-    createdAt: now,
-    body: JSON.stringify(envelope),
-  });
-  await enqueue(manager, QueueName.Webhooks, 'fan-out', { eventId: envelope.id }, now);
+  }));
+  await manager.insert(
+    EventRecord,
+    envelopes.map((envelope) => ({ id: envelope.id, productId: scope.productId, mode: scope.mode, type, createdAt: now, body: JSON.stringify(envelope) })),
+  );
+  await enqueueEach(manager, QueueName.Webhooks, 'fan-out', envelopes.map((envelope) => ({ eventId: envelope.id })), now);
   // Last, as every event of a product and day shares this row: its lock is held only until the commit.
   await manager.query(
-    `INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, 1)
-     ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + 1`,
-    [scope.productId, scope.mode, now, type],
+    `INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5)
+     ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + EXCLUDED.count`,
+    [scope.productId, scope.mode, now, type, envelopes.length],
   );
-  return envelope;
+  return envelopes;
 }

@@ -1,10 +1,11 @@
-import type { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { EntryRecord } from '../database/entities';
 import { toEntry } from '../domain/entry';
 import type { Mode } from '../domain/modes';
-import { recordEvent } from '../events/events';
+import { recordEvents } from '../events/events';
 
 interface CodeRow {
+  hash: Buffer;
   entry_id: string;
   request_id: string | null;
   recorded: boolean;
@@ -26,36 +27,69 @@ interface CodeRow {
  * has given up and answered mail_failed the entry stays as it is until the code, if it left, is used).
  * `scope`: only a code of that product and mode.
  */
-export async function recordHandover(
-  manager: EntityManager,
-  hash: Buffer,
-  now: Date,
-  options: { heldBy?: string; scope?: { productId: string; mode: Mode } } = {},
-): Promise<boolean> {
-  const [code]: CodeRow[] = await manager.query(
-    `SELECT c.entry_id, c.request_id, c.recorded, e.state, e.invite_request, e.product_id, e.mode
+export async function recordHandover(manager: EntityManager, hash: Buffer, now: Date, options: RecordOptions = {}): Promise<boolean> {
+  const [works] = await recordHandovers(manager, [hash], now, options);
+  return works;
+}
+
+interface RecordOptions {
+  heldBy?: string;
+  scope?: { productId: string; mode: Mode };
+}
+
+/**
+ * recordHandover for the codes of several entries (one code per entry) in one go, as the mailer
+ * records a chunk of invite-next; whether each code now works, in the order given. The entries are
+ * locked in id order, so two such calls cannot deadlock.
+ */
+export async function recordHandovers(manager: EntityManager, hashes: Buffer[], now: Date, options: RecordOptions = {}): Promise<boolean[]> {
+  const found: CodeRow[] = await manager.query(
+    `SELECT c.hash, c.entry_id, c.request_id, c.recorded, e.state, e.invite_request, e.product_id, e.mode
      FROM invite_codes c JOIN entries e ON e.id = c.entry_id
-     WHERE c.hash = $1 AND c.expires_at > $2 FOR UPDATE OF e`,
-    [hash, now],
+     WHERE c.hash = ANY($1) AND c.expires_at > $2 ORDER BY e.id FOR UPDATE OF e`,
+    [hashes, now],
   );
-  if (!code || (options.scope && (code.product_id !== options.scope.productId || code.mode !== options.scope.mode))) return false;
-  if (code.recorded) return code.state === 'invited';
-  if (code.state !== 'confirmed' && code.state !== 'invited') return false;
-  if (options.heldBy !== undefined && code.invite_request !== options.heldBy) return false;
+  const codes = new Map(found.map((code) => [code.hash.toString('hex'), code]));
+  const { scope, heldBy } = options;
+  const works = (code: CodeRow | undefined): boolean | 'record' => {
+    if (!code || (scope && (code.product_id !== scope.productId || code.mode !== scope.mode))) return false;
+    if (code.recorded) return code.state === 'invited';
+    if (code.state !== 'confirmed' && code.state !== 'invited') return false;
+    if (heldBy !== undefined && code.invite_request !== heldBy) return false;
+    return 'record';
+  };
+  const given = hashes.map((hash) => codes.get(hash.toString('hex')));
+  const recording = given.filter((code): code is CodeRow => works(code) === 'record');
+  const outcomes = given.map((code) => works(code) !== false);
+  if (recording.length > 0) await record(manager, recording, now);
+  return outcomes;
+}
+
+/** The entries become invited by their codes' requests, older codes go, and entry.invited for the newly invited. */
+async function record(manager: EntityManager, codes: CodeRow[], now: Date): Promise<void> {
   await manager.query(
-    `UPDATE entries SET state = 'invited', invited_at = COALESCE(invited_at, $2), invited_by_request = $3 WHERE id = $1`,
-    [code.entry_id, now, code.request_id],
+    `UPDATE entries e SET state = 'invited', invited_at = COALESCE(e.invited_at, $2), invited_by_request = c.request_id
+     FROM unnest($1::text[], $3::text[]) AS c(entry_id, request_id) WHERE e.id = c.entry_id`,
+    [codes.map((code) => code.entry_id), now, codes.map((code) => code.request_id)],
   );
+  const hashes = codes.map((code) => code.hash);
   // Older codes stop working; a newer one still on its way (written, not yet recorded) stays.
   await manager.query(
-    `DELETE FROM invite_codes WHERE entry_id = $1 AND hash <> $2
-       AND (recorded OR created_at < (SELECT created_at FROM invite_codes WHERE hash = $2))`,
-    [code.entry_id, hash],
+    `DELETE FROM invite_codes old USING invite_codes c
+     WHERE c.hash = ANY($1) AND old.entry_id = c.entry_id AND old.hash <> c.hash
+       AND (old.recorded OR old.created_at < c.created_at)`,
+    [hashes],
   );
-  await manager.query(`UPDATE invite_codes SET recorded = true WHERE hash = $1`, [hash]);
-  if (code.state === 'confirmed') {
-    const entry = await manager.getRepository(EntryRecord).findOneByOrFail({ id: code.entry_id });
-    await recordEvent(manager, 'entry.invited', { productId: code.product_id, mode: code.mode }, toEntry(entry), now);
+  await manager.query(`UPDATE invite_codes SET recorded = true WHERE hash = ANY($1)`, [hashes]);
+  const invited = codes.filter((code) => code.state === 'confirmed');
+  if (invited.length === 0) return;
+  const records = new Map(
+    (await manager.getRepository(EntryRecord).findBy({ id: In(invited.map((code) => code.entry_id)) })).map((entry) => [entry.id, entry]),
+  );
+  // In the order given (invite-next's line order); every code of one call is of one product and mode in practice.
+  for (const scope of new Set(invited.map((code) => `${code.product_id} ${code.mode}`))) {
+    const ofScope = invited.filter((code) => `${code.product_id} ${code.mode}` === scope);
+    const entries = ofScope.map((code) => toEntry(records.get(code.entry_id)!));
+    await recordEvents(manager, 'entry.invited', { productId: ofScope[0].product_id, mode: ofScope[0].mode }, entries, now);
   }
-  return true;
 }

@@ -19,7 +19,21 @@ export async function enqueue<Q extends QueueName, N extends JobName<Q>>(
   data: JobData<Q, N>,
   createdAt: Date,
 ): Promise<void> {
-  await manager.insert(OutboxMessage, { queue, name, data: data as object, createdAt });
+  await enqueueEach(manager, queue, name, [data], createdAt);
+}
+
+/** enqueue for several jobs of one name, in one statement. */
+export async function enqueueEach<Q extends QueueName, N extends JobName<Q>>(
+  manager: EntityManager,
+  queue: Q,
+  name: N,
+  data: JobData<Q, N>[],
+  createdAt: Date,
+): Promise<void> {
+  await manager.insert(
+    OutboxMessage,
+    data.map((one) => ({ queue, name, data: one as object, createdAt })),
+  );
 }
 
 /** The job id under which the relay adds an outbox row, so that one row is one job while it exists. */

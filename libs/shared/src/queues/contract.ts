@@ -18,11 +18,14 @@ export interface JobsOf {
   };
   [QueueName.Invitations]: {
     /**
-     * An invitation (or a new one, for reinvite) that the API waits for. The mailer makes the code,
-     * hands the mail over only before `deadline` (epoch ms), and records the handover itself, so the
-     * outcome stands even if the API is gone by then.
+     * Invitations (or new ones, for reinvite) of entries that one request holds, which the API waits
+     * for: one for invite and reinvite, a chunk of its entries for invite-next. The mailer makes each
+     * code, hands the mails over only before `deadline` (epoch ms), and records the handovers itself,
+     * so the outcome stands even if the API is gone by then; each entry's mail succeeds or fails on
+     * its own. (It replaced the job `invitation` of one entry: such a job left in Redis fails with no
+     * handler, which its request reads as a mail not sent.)
      */
-    invitation: { entryId: string; requestId: string; deadline: number; again: boolean };
+    invitations: { entryIds: string[]; requestId: string; deadline: number; again: boolean };
   };
   [QueueName.Webhooks]: {
     /**
@@ -42,7 +45,7 @@ export type JobData<Q extends QueueName, N extends JobName<Q>> = JobsOf[Q][N];
 /** Every job name of a queue, so that a worker can assert at start-up that it handles them all. */
 export const JOB_NAMES: { [Q in QueueName]: readonly JobName<Q>[] } = {
   [QueueName.Mail]: ['confirmation'],
-  [QueueName.Invitations]: ['invitation'],
+  [QueueName.Invitations]: ['invitations'],
   [QueueName.Webhooks]: ['fan-out'],
   [QueueName.Deliveries]: ['deliver'],
 };
