@@ -5,9 +5,8 @@ import {
   AppConfig,
   Clock,
   closeWithin,
-  Delivery,
   DeliveryAttempt,
-  EventRecord,
+  DeliveryStatus,
   jobRunner,
   JobOf,
   QueueName,
@@ -15,11 +14,12 @@ import {
   RetryLater,
   RetrySchedule,
   SecretBox,
+  SignatureFormat,
   signingHeaders,
-  WebhookEndpoint,
   webhookUrlProblem,
 } from '@app/shared';
 import { UnrecoverableError, Worker } from 'bullmq';
+import DataLoader from 'dataloader';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { safeAgent } from './safe-agent';
@@ -27,12 +27,44 @@ import { safeAgent } from './safe-agent';
 /** Deliveries in flight per process; each waits for its own endpoint, so a slow one holds back no other. */
 const CONCURRENCY = 50;
 const CLOSE_TIMEOUT_MS = 10_000;
+/**
+ * Deliveries are loaded, and their attempts logged, in batches of what the jobs in flight ask for within
+ * this window: one query (or transaction) per batch instead of several per delivery.
+ */
+const BATCH_WINDOW_MS = 5;
+const MAX_BATCH = 100;
+
+/** A pending delivery with what its next attempt needs. */
+interface Due {
+  id: string;
+  eventId: string;
+  eventType: string;
+  /** Null only if it was deleted under a pending delivery. */
+  body: string | null;
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretUntil: Date | null;
+  signatureFormat: SignatureFormat;
+  /** Attempts its log holds. */
+  made: number;
+}
+
+/** An attempt to log, if one was made, and where it leaves its delivery: ended, or pending until nextAttemptAt. */
+interface Outcome {
+  due: Due;
+  attempt: DeliveryAttempt | null;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+}
+
+const batched = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run: () => void) => setTimeout(run, BATCH_WINDOW_MS) };
 
 /**
  * Delivers one event to one endpoint per job: a POST of the stored body signed in the endpoint's
  * format, a fresh signature per attempt, only a 2xx within WEBHOOK_TIMEOUT counts, retries on the
- * RetrySchedule, every attempt logged (and counted from that log). The worker is built here rather
- * than with @Processor because its backoff comes from the configuration.
+ * RetrySchedule, every attempt logged (and counted from that log) before its job ends. The worker is
+ * built here rather than with @Processor because its backoff comes from the configuration.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,6 +73,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly secrets: SecretBox;
   private readonly agent: Agent;
   private worker: Worker | undefined;
+  private readonly due = new DataLoader<string, Due | null>((ids) => this.loadDue(ids), batched);
+  private readonly log = new DataLoader<Outcome, void>((outcomes) => this.record(outcomes), batched);
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -69,57 +103,95 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async deliver(job: JobOf<QueueName.Deliveries, 'deliver'>): Promise<void> {
-    const delivery = await this.db.getRepository(Delivery).findOneBy({ id: job.data.deliveryId });
-    if (delivery?.status !== 'pending') return;
-    const endpoint = await this.db.getRepository(WebhookEndpoint).findOneBy({ id: delivery.endpointId });
-    const event = await this.db.getRepository(EventRecord).findOneBy({ id: delivery.eventId });
-    if (!endpoint || !event?.body) {
-      await this.finish(delivery, 'failed');
-      throw new UnrecoverableError('The endpoint or the event body is gone');
+    const due = await this.due.load(job.data.deliveryId);
+    if (!due) return;
+    if (due.body === null) {
+      await this.log.load({ due, attempt: null, status: 'failed', nextAttemptAt: null });
+      throw new UnrecoverableError('The event body is gone');
     }
-    const attempt = await this.nextAttempt(delivery.id);
+    const attempt = due.made + 1;
     const started = this.clock.now();
-    const outcome = await this.post(endpoint, delivery, event.body, started);
-    await this.db.getRepository(DeliveryAttempt).insert({
-      deliveryId: delivery.id,
-      attempt,
-      attemptedAt: started,
-      statusCode: outcome.statusCode,
-      error: outcome.error,
-      durationMs: Date.now() - started.getTime(),
-    });
-    if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-      await this.finish(delivery, 'succeeded');
-      return;
-    }
-    const delay = this.schedule.delayAfter(attempt);
-    if (delay === null) {
-      await this.finish(delivery, 'failed');
-      throw new UnrecoverableError(`Given up after ${attempt} attempts`);
-    }
-    await this.db.getRepository(Delivery).update({ id: delivery.id }, { nextAttemptAt: new Date(Date.now() + delay) });
-    throw new RetryLater(outcome.error ?? `Answered ${outcome.statusCode}`, delay);
+    const outcome = await this.post(due, due.body, started);
+    const logged = { deliveryId: due.id, attempt, attemptedAt: started, ...outcome, durationMs: Date.now() - started.getTime() };
+    const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const delay = delivered ? null : this.schedule.delayAfter(attempt);
+    const status = delivered ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    await this.log.load({ due, attempt: logged, status, nextAttemptAt: delay === null ? null : new Date(Date.now() + delay) });
+    if (status === 'failed') throw new UnrecoverableError(`Given up after ${attempt} attempts`);
+    if (delay !== null) throw new RetryLater(outcome.error ?? `Answered ${outcome.statusCode}`, delay);
   }
 
-  /** The number of this attempt, from the delivery's log: a job added again after Redis lost it goes on counting. */
-  private async nextAttempt(deliveryId: string): Promise<number> {
-    const [{ made }]: { made: number }[] = await this.db.query(
-      `SELECT count(*)::int AS made FROM delivery_attempts WHERE delivery_id = $1`,
-      [deliveryId],
+  /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
+  private async loadDue(ids: readonly string[]): Promise<(Due | null)[]> {
+    const rows: Due[] = await this.db.query(
+      `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
+         w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
+         (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made
+       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE d.id = ANY ($1::text[]) AND d.status = 'pending'`,
+      [ids],
     );
-    return made + 1;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * Logs a batch of attempts and moves their deliveries on: ended (succeeded or given up), or waiting
+   * for the next attempt. An event's body is deleted once every delivery of it has ended.
+   */
+  private async record(outcomes: readonly Outcome[]): Promise<void[]> {
+    const attempts = outcomes.flatMap((outcome) => (outcome.attempt ? [outcome.attempt] : []));
+    const ending = [...new Set(outcomes.filter((outcome) => outcome.status !== 'pending').map((outcome) => outcome.due.eventId))].sort();
+    await this.db.transaction(async (manager) => {
+      // Deliveries of one event end one at a time (their events locked, in one order so that batches never
+      // deadlock), and the body's deletion below comes after the lock: the last one sees the others ended.
+      await manager.query(
+        `WITH locked AS (SELECT id FROM events WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE),
+         logged AS (
+           INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+           SELECT * FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+         ),
+         moved AS (
+           UPDATE deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
+             finished_at = CASE WHEN v.status = 'pending' THEN NULL ELSE $11::timestamptz END
+           FROM unnest($8::text[], $9::text[], $10::timestamptz[]) AS v (id, status, next_attempt_at) WHERE d.id = v.id
+         )
+         SELECT count(*) FROM locked`,
+        [
+          ending,
+          attempts.map((row) => row.deliveryId),
+          attempts.map((row) => row.attempt),
+          attempts.map((row) => row.attemptedAt),
+          attempts.map((row) => row.statusCode),
+          attempts.map((row) => row.error),
+          attempts.map((row) => row.durationMs),
+          outcomes.map((outcome) => outcome.due.id),
+          outcomes.map((outcome) => outcome.status),
+          outcomes.map((outcome) => outcome.nextAttemptAt),
+          this.clock.now(),
+        ],
+      );
+      if (ending.length) {
+        await manager.query(
+          `UPDATE events SET body = NULL WHERE id = ANY ($1::text[])
+           AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_id = events.id AND status = 'pending')`,
+          [ending],
+        );
+      }
+    });
+    return outcomes.map(() => undefined);
   }
 
   /** One attempt: the status code, or what went wrong (never the response body, never the secret). */
-  private async post(endpoint: WebhookEndpoint, delivery: Delivery, body: string, now: Date) {
-    const problem = webhookUrlProblem(endpoint.url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+  private async post(due: Due, body: string, now: Date): Promise<{ statusCode: number | null; error: string | null }> {
+    const problem = webhookUrlProblem(due.url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
     if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
-    const secrets = [this.secrets.open(endpoint.secret)];
-    if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now) {
-      secrets.push(this.secrets.open(endpoint.previousSecret));
+    const secrets = [this.secrets.open(due.secret)];
+    if (due.previousSecret && due.previousSecretUntil && due.previousSecretUntil > now) {
+      secrets.push(this.secrets.open(due.previousSecret));
     }
     try {
-      const response = await request(endpoint.url, {
+      const response = await request(due.url, {
         method: 'POST',
         body,
         dispatcher: this.agent,
@@ -127,9 +199,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         headers: {
           'content-type': 'application/json',
           'user-agent': 'waitlist-webhooks/1',
-          ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: delivery.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
-          'service-event': delivery.eventType,
-          'service-delivery': delivery.id,
+          ...signingHeaders(due.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
+          'service-event': due.eventType,
+          'service-delivery': due.id,
         },
       });
       // The answer's body does not matter; read at most a little of it and let the rest go.
@@ -141,19 +213,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
       return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
     }
-  }
-
-  /** Ends a delivery; once every delivery of its event has ended, the event's body is deleted. */
-  private async finish(delivery: Delivery, status: 'succeeded' | 'failed'): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      // Deliveries of one event finish one at a time, so the last one always sees the others ended.
-      await manager.query('SELECT 1 FROM events WHERE id = $1 FOR UPDATE', [delivery.eventId]);
-      await manager.update(Delivery, { id: delivery.id }, { status, finishedAt: this.clock.now(), nextAttemptAt: null });
-      await manager.query(
-        `UPDATE events SET body = NULL WHERE id = $1
-         AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_id = $1 AND status = 'pending')`,
-        [delivery.eventId],
-      );
-    });
   }
 }
