@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEve
 import { DataSource, IsNull, Not } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
+import { preparedQuery } from '../common/prepared';
 import { CursorCodec } from './cursor';
 import type { EntryPage } from './entries.dto';
 
@@ -28,7 +29,10 @@ export class EntriesService {
     this.cursors = new CursorCodec(config.ENCRYPTION_KEY);
   }
 
-  /** Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters. */
+  /**
+   * Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters.
+   * A hot read: one prepared statement, without the ORM.
+   */
   async list(scope: ProductScope, query: ListQuery): Promise<EntryPage> {
     const contains = query.emailContains === undefined ? [] : [`contains:${query.emailContains}`];
     const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains].join('|');
@@ -38,20 +42,19 @@ export class EntriesService {
         param: 'cursor',
       });
     }
-    const builder = this.db
-      .getRepository(EntryRecord)
-      .createQueryBuilder('e')
-      .where('e.product_id = :productId AND e.mode = :mode', scope)
-      .orderBy('e.created_at', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .limit(query.limit + 1);
-    if (query.state) builder.andWhere('e.state = :state', { state: query.state });
-    if (query.email) builder.andWhere('e.email = :email', { email: query.email });
-    if (query.emailContains) {
-      builder.andWhere("e.email LIKE :pattern ESCAPE '\\'", { pattern: `%${query.emailContains.replace(/[\\%_]/g, '\\$&')}%` });
-    }
-    if (after) builder.andWhere('(e.created_at, e.id) < (:createdAt, :id)', after);
-    const rows = await builder.getMany();
+    const values: unknown[] = [];
+    const parameter = (value: unknown) => `$${values.push(value)}`;
+    const where = [`product_id = ${parameter(scope.productId)}`, `mode = ${parameter(scope.mode)}`];
+    if (query.state) where.push(`state = ${parameter(query.state)}`);
+    if (query.email) where.push(`email = ${parameter(query.email)}`);
+    if (query.emailContains) where.push(`email LIKE ${parameter(`%${query.emailContains.replace(/[\\%_]/g, '\\$&')}%`)} ESCAPE '\\'`);
+    if (after) where.push(`(created_at, id) < (${parameter(after.createdAt)}, ${parameter(after.id)})`);
+    const limit = parameter(query.limit + 1);
+    const rows = await preparedQuery<EntryRow>(
+      this.db,
+      `SELECT ${ENTRY_COLUMNS} FROM entries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+      values,
+    );
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
@@ -95,5 +98,10 @@ export class EntriesService {
     });
   }
 }
+
+/** The columns of an Entry, named as toEntry reads them. */
+const ENTRY_COLUMNS = `id, email, state, created_at AS "createdAt", confirmed_at AS "confirmedAt", invited_at AS "invitedAt",
+  redeemed_at AS "redeemedAt", referral_code AS "referralCode", referrals`;
+type EntryRow = Parameters<typeof toEntry>[0];
 
 export const notFound = () => new ApiError('not_found', 'No entry with this id.', { param: 'id' });

@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, EntryState, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
+import { preparedQuery } from '../common/prepared';
 import { notFound } from '../entries/entries.service';
 import { LineService } from '../line/line.service';
 import { InvitationMailer } from './invitation-mailer';
 import type { CodeCheck, InvitedAnswer, InviteNextResult } from './invitations.dto';
 
 /** Entries of one invite-next call whose mails one mailer job sends. */
-const INVITE_NEXT_CHUNK = 50;
+const INVITE_NEXT_CHUNK = Number(process.env.C_CHUNK ?? 50);
 /** Chunks of one invite-next call in flight at once, so that the mailer has the next one while it records the last. */
-const INVITE_NEXT_CONCURRENCY = 2;
+const INVITE_NEXT_CONCURRENCY = Number(process.env.C_CONC ?? 2);
 /** How long invite-next holds the entries it took until each one's turn comes. */
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
@@ -68,7 +69,8 @@ export class InvitationsService {
   async verify(scope: ProductScope, token: string): Promise<CodeCheck> {
     const now = this.clock.now();
     const hash = hashToken(token);
-    const [row]: { email: string; recorded: boolean }[] = await this.db.query(
+    const [row] = await preparedQuery<{ email: string; recorded: boolean }>(
+      this.db,
       `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
        WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4
          AND (e.state = 'invited' OR (NOT c.recorded AND e.state = 'confirmed'))`,
@@ -107,9 +109,11 @@ export class InvitationsService {
 
   /** An address is invited while its entry is invited or redeemed; unknown addresses are not. */
   async isInvited(scope: ProductScope, email: string): Promise<InvitedAnswer> {
-    const record = await this.db
-      .getRepository(EntryRecord)
-      .findOne({ where: { productId: scope.productId, mode: scope.mode, email }, select: { state: true } });
+    const [record] = await preparedQuery<{ state: EntryState }>(this.db, 'SELECT state FROM entries WHERE product_id = $1 AND mode = $2 AND email = $3', [
+      scope.productId,
+      scope.mode,
+      email,
+    ]);
     return { invited: record?.state === 'invited' || record?.state === 'redeemed' };
   }
 
