@@ -1,0 +1,86 @@
+// The hot-read benchmark's baseline (bench/hot-reads.bench.ts): the bare work of each hot read, with
+// nothing of the service around it. Fastify and pg, the secret keys loaded into memory at start and
+// checked by their SHA-256 hash, and for each route the same indexed query the service runs and an
+// answer of the same shape. Plain JavaScript, so that it runs as a child process without a build.
+const { createHash, createHmac } = require('node:crypto');
+const fastify = require('fastify');
+const { Pool } = require('pg');
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ISO = (date) => (date ? date.toISOString() : null);
+
+async function main() {
+  // TypeORM's pg pool is 10 connections by default: the same here.
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const keys = new Map();
+  for (const row of (await pool.query("SELECT hash, product_id, mode FROM api_keys WHERE kind = 'secret' AND revoked_at IS NULL")).rows) {
+    keys.set(row.hash.toString('hex'), { productId: row.product_id, mode: row.mode });
+  }
+  const cursorKey = createHash('sha256').update('baseline cursor').digest();
+  const app = fastify();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/healthz') return;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const scope = match && keys.get(createHash('sha256').update(match[1]).digest('hex'));
+    if (!scope) return reply.status(401).send({ error: { code: 'unauthorized', message: 'Send a valid secret key.' } });
+    request.scope = scope;
+  });
+
+  async function invited(request, reply, input) {
+    const email = typeof input === 'string' ? input.trim().toLowerCase() : '';
+    if (!EMAIL.test(email)) return reply.status(400).send({ error: { code: 'invalid_email', message: 'Not a valid email address.' } });
+    const { rows } = await pool.query('SELECT state FROM entries WHERE product_id = $1 AND mode = $2 AND email = $3', [request.scope.productId, request.scope.mode, email]);
+    return { invited: rows[0]?.state === 'invited' || rows[0]?.state === 'redeemed' };
+  }
+  app.post('/api/v1/invited', (request, reply) => invited(request, reply, request.body?.email));
+  app.get('/api/v1/invited', (request, reply) => invited(request, reply, request.query.email));
+
+  app.post('/api/v1/invites/verify', async (request, reply) => {
+    const token = request.body?.token;
+    if (typeof token !== 'string' || !token || token.length > 512) return reply.status(400).send({ error: { code: 'invalid_request', message: 'Send a token.' } });
+    const { rows } = await pool.query(
+      `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+       WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4
+         AND (e.state = 'invited' OR (NOT c.recorded AND e.state = 'confirmed'))`,
+      [createHash('sha256').update(token).digest(), new Date(), request.scope.productId, request.scope.mode],
+    );
+    return rows[0] ? { valid: true, email: rows[0].email } : { valid: false };
+  });
+
+  app.get('/api/v1/entries', async (request) => {
+    const limit = 20;
+    const { rows } = await pool.query(
+      `SELECT id, email, state, created_at, confirmed_at, invited_at, redeemed_at, referral_code, referrals FROM entries
+       WHERE product_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [request.scope.productId, request.scope.mode, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    let nextCursor = null;
+    if (rows.length > limit && last) {
+      const payload = Buffer.from(JSON.stringify([last.created_at.getTime(), last.id])).toString('base64url');
+      nextCursor = `${payload}.${createHmac('sha256', cursorKey).update(payload).digest('base64url')}`;
+    }
+    const data = page.map((row) => ({
+      id: row.id,
+      email: row.email,
+      state: row.state,
+      createdAt: row.created_at.toISOString(),
+      confirmedAt: ISO(row.confirmed_at),
+      invitedAt: ISO(row.invited_at),
+      redeemedAt: ISO(row.redeemed_at),
+      referralCode: row.referral_code,
+      referrals: row.referrals,
+    }));
+    return { data, nextCursor };
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

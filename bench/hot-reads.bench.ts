@@ -1,0 +1,141 @@
+import autocannon from 'autocannon';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { alternate, Measure, perSecond, report } from './support/harness';
+import { AppProcess } from '../test/support/processes';
+import { seedHistory } from '../test/support/seed';
+import { Stack } from '../test/support/stack';
+import { freePort } from '../test/support/throwaway-redis';
+import { waitFor } from '../test/support/wait';
+
+const ENTRIES = 100_000;
+const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.HOT_READS_ROUNDS ?? 3);
+const SECONDS = Number(process.env.HOT_READS_SECONDS ?? 5);
+/** Far above what 50 connections reach here, so nothing is refused, but every request is counted. */
+const RATE_LIMIT_API = '1000000/1s';
+const RSS_MARK_MB = 200;
+const ROOT = join(__dirname, '..');
+
+/**
+ * The hot reads of a login system's sign-up path (the invited check by POST and GET, verify, the
+ * list's first page) at 100,000 entries and 50 connections, in requests per second: the api as a
+ * real process (dist/) next to a bare Fastify + pg server (bench/baseline/hot-reads-server.js) that
+ * runs the same indexed queries with the keys held in memory, loaded alternately by autocannon.
+ * Then the api's resident memory after all of it.
+ */
+describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`, () => {
+  let stack: Stack;
+  let api: AppProcess;
+  let baseline: ChildProcess;
+  let baselineUrl: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: [] });
+    const cli = join(ROOT, 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
+    const { stdout } = await promisify(execFile)('node', [cli, 'products', 'create', '--name', 'Bench', '--json'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, LOG_LEVEL: 'silent' },
+    });
+    const product = JSON.parse(stdout) as { id: string; keys: { live: { secret: string } } };
+    secret = product.keys.live.secret;
+    await seedHistory(stack.db, { productId: product.id, mode: 'live' }, ENTRIES, 'bench');
+    // Each invited entry's code is 'code-<entry id>'.
+    await stack.db.query(
+      `INSERT INTO invite_codes (hash, entry_id, expires_at, created_at, recorded)
+       SELECT sha256(convert_to('code-' || id, 'UTF8')), id, now() + interval '30 days', now(), true
+       FROM entries WHERE product_id = $1 AND state = 'invited'`,
+      [product.id],
+    );
+    await stack.db.query('VACUUM (ANALYZE) invite_codes');
+
+    const profile = process.env.HOT_READS_PROFILE;
+    api = await AppProcess.start('api', stack.config, {
+      env: { RATE_LIMIT_API },
+      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+    });
+    const port = await freePort();
+    baseline = spawn('node', [join(__dirname, 'baseline', 'hot-reads-server.js')], {
+      env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, PORT: String(port) },
+      stdio: 'inherit',
+    });
+    baselineUrl = `http://127.0.0.1:${port}`;
+    await waitFor(() => fetch(`${baselineUrl}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start');
+  });
+
+  afterAll(async () => {
+    baseline?.kill();
+    await api?.stop();
+    await stack?.stop();
+  });
+
+  const someone = () => 1 + Math.floor(Math.random() * ENTRIES);
+  /** An invited entry's number: i mod 10 is 7 or 8 (test/support/seed.ts). */
+  const invitedOne = () => Math.floor(Math.random() * (ENTRIES / 10 - 1)) * 10 + 7 + (Math.random() < 0.5 ? 0 : 1);
+  const json = { 'content-type': 'application/json' };
+
+  const reads: { work: string; request: () => autocannon.Request }[] = [
+    {
+      work: 'invited check, POST',
+      request: () => ({ method: 'POST', path: '/api/v1/invited', headers: json, body: JSON.stringify({ email: `bench-${someone()}@example.com` }) }),
+    },
+    { work: 'invited check, GET', request: () => ({ method: 'GET', path: `/api/v1/invited?email=bench-${someone()}%40example.com` }) },
+    {
+      work: 'verify',
+      request: () => ({ method: 'POST', path: '/api/v1/invites/verify', headers: json, body: JSON.stringify({ token: `code-ent_bench${invitedOne()}` }) }),
+    },
+    { work: 'list, first page', request: () => ({ method: 'GET', path: '/api/v1/entries' }) },
+  ];
+
+  /** Requests per second of `seconds` of load; every answer must be a 200. */
+  async function load(url: string, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure> {
+    const result = await autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration: seconds,
+      requests: [
+        {
+          setupRequest: (given) => {
+            const made = request();
+            return { ...given, ...made, headers: { ...given.headers, ...made.headers, authorization: `Bearer ${secret}` } };
+          },
+        },
+      ],
+    });
+    if (result.non2xx || result.errors || result.timeouts) {
+      throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    }
+    return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds) };
+  }
+
+  it('reports requests per second against the bare server, then the api’s RSS', async () => {
+    for (const { work, request } of reads) {
+      // A short warm-up of each side (JIT, pools, caches) before the measured rounds.
+      await load(baselineUrl, request, 1);
+      await load(api.url, request, 1);
+      const rounds = await alternate(ROUNDS, () => load(baselineUrl, request), () => load(api.url, request));
+      report({
+        work: `${work}, ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`,
+        baseline: 'bare Fastify + pg, keys in memory',
+        baselineValue: perSecond(rounds.baseline),
+        serviceValue: perSecond(rounds.service),
+        ratio: rounds.ratio,
+        target: '≥ 0.85×',
+        pass: rounds.ratio >= 0.85,
+      });
+    }
+    const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))![1]) / 1024;
+    report({
+      work: 'api RSS after the hot-read run',
+      baseline: 'the mark',
+      baselineValue: `${RSS_MARK_MB} MB`,
+      serviceValue: `${Math.round(rssMb)} MB`,
+      ratio: rssMb / RSS_MARK_MB,
+      target: `≤ ${RSS_MARK_MB} MB`,
+      pass: rssMb <= RSS_MARK_MB,
+      note: `the api process's resident memory after ${reads.length} × ${ROUNDS + 1} runs of ${CONNECTIONS} connections: ${Math.round(rssMb)} MB`,
+    });
+  });
+});
