@@ -16,12 +16,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = 50;
 
 /**
- * 10,000 webhook deliveries to a local receiver, from the moment their events are committed (events
- * and outbox rows, through recordEvent as the API writes them) until the last delivery is recorded as
- * succeeded in PostgreSQL, every attempt logged; next to plain undici POSTs of the same kind of bodies
- * with the same headers and the same concurrency to the same receiver. The webhooks app and the
- * baseline's client each run in a process of their own, so the receiver (in this process) shares its
- * event loop with neither. Rounds alternate, each with fresh events; the medians are compared.
+ * 10,000 webhook deliveries to a local receiver, from the commit of their events (events and outbox
+ * rows, through recordEvent as the API writes them, in one transaction) until the last delivery is
+ * recorded as succeeded in PostgreSQL, every attempt logged; next to plain undici POSTs of the same
+ * kind of bodies with the same headers and the same concurrency to the same receiver. The webhooks app
+ * and the baseline's client each run in a process of their own, so the receiver (in this process)
+ * shares its event loop with neither. Rounds alternate, each with fresh events; medians are compared.
  */
 describe('webhook deliveries', () => {
   let stack: Stack;
