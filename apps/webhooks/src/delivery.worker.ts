@@ -158,7 +158,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         `WITH locked AS (SELECT id FROM events WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE),
          logged AS (
            INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
-           SELECT * FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+           SELECT a.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+             AS a (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+           -- A delivery whose endpoint was deleted meanwhile went with it, and must not fail the batch.
+           JOIN deliveries d ON d.id = a.delivery_id
          ),
          moved AS (
            UPDATE deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
