@@ -6,6 +6,10 @@ export enum QueueName {
   Mail = 'mail',
   /** Invitations the API waits for: one attempt each, never re-run after a stall. */
   Invitations = 'invitations',
+  /**
+   * Fan-outs, which live in the outbox alone: the webhooks app takes their rows from PostgreSQL in
+   * batches, with no BullMQ job (a fan-out job an older version left in Redis is not run; its row is).
+   */
   Webhooks = 'webhooks',
   /** One job per delivery, retried on the WEBHOOK_RETRY_DELAYS schedule. */
   Deliveries = 'deliveries',
