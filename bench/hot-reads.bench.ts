@@ -90,7 +90,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
   ];
 
   /** Requests per second of `seconds` of load; every answer must be a 200. */
-  async function load(url: string, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure> {
+  async function load(url: string, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure & { kind: 'rate' }> {
     const result = await autocannon({
       url,
       connections: CONNECTIONS,
@@ -115,7 +115,14 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
       // A short warm-up of each side (JIT, pools, caches) before the measured rounds.
       await load(baselineUrl, request, 1);
       await load(api.url, request, 1);
-      const rounds = await alternate(ROUNDS, () => load(baselineUrl, request), () => load(api.url, request));
+      const seen = { baseline: [] as number[], service: [] as number[] };
+      const measured = (side: keyof typeof seen, url: string) => async () => {
+        const measure = await load(url, request);
+        seen[side].push(measure.perSecond);
+        return measure;
+      };
+      const rounds = await alternate(ROUNDS, measured('baseline', baselineUrl), measured('service', api.url));
+      const listed = (rates: number[]) => rates.map(perSecond).join(', ');
       report({
         work: `${work}, ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`,
         baseline: 'bare Fastify + pg, keys in memory',
@@ -124,6 +131,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
         ratio: rounds.ratio,
         target: '≥ 0.85×',
         pass: rounds.ratio >= 0.85,
+        note: `rounds: baseline ${listed(seen.baseline)}; service ${listed(seen.service)}`,
       });
     }
     const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))![1]) / 1024;
