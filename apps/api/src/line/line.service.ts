@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Entry, EntryRecord, estimatedWaitDays, hashToken, IN_LINE_ORDER, LINE_KEY_SQL, lineKey, lineOrder, Product, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { canonicalEmail, Entry, EntryRecord, estimatedWaitDays, hashToken, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Product, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -100,12 +100,24 @@ export class LineService {
       .getMany();
   }
 
-  /** 1 for the front of the line: the waiting entries ahead of this waiting one in line order, plus one. */
+  /**
+   * 1 for the front of the line: the waiting entries ahead of this waiting one in line order, plus one.
+   * Those of the stretches of the line before its own are kept in line_buckets; only those of its own
+   * stretch (at most LINE_BUCKET_KEYS line keys) are counted, in the same snapshot, so the place is exact.
+   */
   async placeInLine(entry: EntryRecord): Promise<number> {
+    const bucket = lineBucket(entry.lineKey!);
     const [{ ahead }]: { ahead: string }[] = await this.db.query(
-      `SELECT count(*) AS ahead FROM entries
-       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed' AND (${IN_LINE_ORDER}) < ($3, $4, $5)`,
-      [entry.productId, entry.mode, ...lineOrder({ lineKey: entry.lineKey!, confirmationSeq: entry.confirmationSeq! })],
+      `SELECT (SELECT COALESCE(sum(waiting), 0) FROM line_buckets WHERE product_id = $1 AND mode = $2 AND bucket < $6)
+            + (SELECT count(*) FROM entries
+               WHERE product_id = $1 AND mode = $2 AND state = 'confirmed' AND line_key >= $7 AND (${IN_LINE_ORDER}) < ($3, $4, $5)) AS ahead`,
+      [
+        entry.productId,
+        entry.mode,
+        ...lineOrder({ lineKey: entry.lineKey!, confirmationSeq: entry.confirmationSeq! }),
+        bucket,
+        bucket * LINE_BUCKET_KEYS,
+      ],
     );
     return Number(ahead) + 1;
   }
@@ -123,7 +135,7 @@ export class LineService {
   async standingOf(entry: EntryRecord): Promise<Standing> {
     const place = await this.placeInLine(entry);
     const [{ length, invited }]: { length: number; invited: number }[] = await this.db.query(
-      `SELECT (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND state = 'confirmed') AS length,
+      `SELECT COALESCE((SELECT confirmed::int FROM entry_counts WHERE product_id = $1 AND mode = $2), 0) AS length,
               (SELECT COALESCE(sum(count), 0)::int FROM daily_event_counts
                WHERE product_id = $1 AND mode = $2 AND type = 'entry.invited' AND day > (now() AT TIME ZONE 'UTC')::date - $3::int) AS invited`,
       [entry.productId, entry.mode, WAIT_WINDOW_DAYS],

@@ -1,4 +1,4 @@
-import { estimatedWaitDays, InLine, lineKey, lineOrder, LineStanding } from './line';
+import { estimatedWaitDays, InLine, lineBucket, lineKey, lineOrder, LineStanding } from './line';
 
 /** lineOrder's values compared left to right, as PostgreSQL compares IN_LINE_ORDER's. */
 function inLine(a: InLine, b: InLine): number {
@@ -60,4 +60,16 @@ describe(estimatedWaitDays.name, () => {
     [300, 300, 30],
     [7, 3, 70],
   ])('place %i with %i invitations in 30 days: %p days', (place, invited, days) => expect(estimatedWaitDays(place, invited)).toBe(days));
+});
+
+describe(lineBucket.name, () => {
+  it.each([
+    [0, 0],
+    [1023, 0],
+    [1024, 1],
+    [2_500_000, 2441],
+    [-1, -1],
+    [-1024, -1],
+    [-1025, -2],
+  ])('line key %i is in stretch %i', (key, bucket) => expect(lineBucket(key)).toBe(bucket));
 });

@@ -36,6 +36,18 @@ export function lineOrder(entry: InLine): [lineKey: number, notMovedUp: boolean,
  */
 export const IN_LINE_ORDER = 'line_key, (line_key = confirmation_seq), confirmation_seq';
 
+/**
+ * Line keys per stretch of the line_buckets table, which keeps the waiting entries of each stretch so that
+ * a place in line adds up the stretches before its entry's and counts only within its own. The
+ * migration EntryCounts1763870400000 fixes this size in SQL (line_bucket): change both together.
+ */
+export const LINE_BUCKET_KEYS = 1024;
+
+/** The stretch of the line a line key falls in (SQL: line_bucket(line_key)); keys below zero too. */
+export function lineBucket(lineKey: number): number {
+  return Math.floor(lineKey / LINE_BUCKET_KEYS);
+}
+
 /** The invitation rate behind an estimated wait is measured over this many days (UTC days, today included). */
 export const WAIT_WINDOW_DAYS = 30;
 
