@@ -310,6 +310,14 @@ describe('sign-up limits per address variant', () => {
     // Every variant is on the list as typed.
     expect(await stack.db.getRepository(EntryRecord).countBy({ state: 'pending' })).toBe(5);
   });
+
+  it('sign-ups of a confirmed address take none of its mailbox’s RATE_LIMIT_SIGNUP_ADDRESS mails', async () => {
+    await joinLine(stack, pk, 'kept@gmail.com');
+    for (let i = 0; i < 3; i++) await signUp(stack, pk, 'kept@gmail.com');
+    await signUp(stack, pk, 'kept+again@gmail.com');
+    await stack.mail.waitFor('kept+again@gmail.com');
+    expect(stack.mail.to('kept@gmail.com')).toHaveLength(1);
+  });
 });
 
 describe('pending entries', () => {

@@ -7,6 +7,7 @@ import {
   canonicalEmail,
   Clock,
   enqueue,
+  eventEnvelope,
   EntryRecord,
   EntryToken,
   hashToken,
@@ -51,9 +52,9 @@ export class SignupsService {
   ) {}
 
   async productOfPublishableKey(key: string): Promise<{ scope: KeyScope; product: Product }> {
-    const scope = await this.keys.authenticate(key, 'publishable');
-    const product = scope && (await this.db.getRepository(Product).findOneBy({ id: scope.productId }));
-    if (!scope || !product) throw new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });
+    const scope = await this.scopeOfPublishableKey(key);
+    const product = await this.db.getRepository(Product).findOneBy({ id: scope.productId });
+    if (!product) throw unknownKey();
     return { scope, product };
   }
 
@@ -63,37 +64,71 @@ export class SignupsService {
    * gets a new confirmation mail (within its per-address limit); others change nothing.
    */
   async signUp(input: SignupInput): Promise<KeyScope> {
-    const { scope } = await this.productOfPublishableKey(input.key);
+    const scope = await this.scopeOfPublishableKey(input.key);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);
-    await this.db.transaction(async (manager) => {
-      const now = this.clock.now();
-      const id = newId('ent');
-      const inserted: { id: string }[] = await manager.query(
-        `INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
+    // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
+    // Taken before it is known whether the address is new, so that a new address is one statement, and
+    // given back when no mail goes out after all.
+    const mailbox = `${scope.productId}:${scope.mode}:${canonicalEmail(email)}`;
+    const mailDue = await this.limits.confirmationMailFor(mailbox);
+    const mailed = (await this.insertNew(scope, email, input.ref, mailDue)) ? mailDue : await this.mailAgain(scope, email, mailDue);
+    if (mailDue && !mailed) await this.limits.returnConfirmationMail(mailbox);
+    return scope;
+  }
+
+  /**
+   * A new address's entry, its entry.created event (the rows recordEvents writes: the event, its
+   * fan-out job, the day's count) and its confirmation mail's outbox row, in one statement, committed
+   * without another round trip: the day's count is a row that every sign-up of the product shares, and
+   * its lock is held until the commit. False when the address is on the list already (nothing changed).
+   */
+  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean): Promise<boolean> {
+    const now = this.clock.now();
+    const id = newId('ent');
+    const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
+    const inserted: { id: string }[] = await this.db.query(
+      `WITH entry AS (
+         INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
          VALUES ($1, $2, $3, $4, 'pending', $5,
                  (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
-         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id`,
-        [id, scope.productId, scope.mode, email, now, input.ref ?? null],
-      );
-      // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
-      const mailDue = async () => this.limits.confirmationMailFor(`${scope.productId}:${scope.mode}:${canonicalEmail(email)}`);
-      if (inserted.length > 0) {
-        const record = await manager.getRepository(EntryRecord).findOneByOrFail({ id });
-        await recordEvent(manager, 'entry.created', scope, toEntry(record), now);
-        if (await mailDue()) await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: id }, now);
-        return;
-      }
+         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id
+       ), mail AS (
+         INSERT INTO outbox (queue, name, data, created_at) SELECT $7, 'confirmation', $8::jsonb, $5 FROM entry WHERE $9::boolean
+       ), event AS (
+         INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT $10, $2, $3, $11, $5, $12 FROM entry
+       ), fan_out AS (
+         INSERT INTO outbox (queue, name, data, created_at) SELECT $13, 'fan-out', $14::jsonb, $5 FROM entry
+       ), day AS (
+         INSERT INTO daily_event_counts (product_id, mode, day, type, count)
+         SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
+         ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + 1
+       )
+       SELECT id FROM entry`,
+      [
+        id, scope.productId, scope.mode, email, now, ref ?? null,
+        QueueName.Mail, { entryId: id }, mailDue,
+        event.id, event.type, JSON.stringify(event),
+        QueueName.Webhooks, { eventId: event.id },
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  /** A known address: a pending one gets a new mail if one is due, others nothing. True when mailed. */
+  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean): Promise<boolean> {
+    return this.db.transaction(async (manager) => {
       const existing = await manager.getRepository(EntryRecord).findOne({
         where: { productId: scope.productId, mode: scope.mode, email },
         lock: { mode: 'pessimistic_write' },
       });
-      if (existing?.state !== 'pending' || !(await mailDue())) return;
+      if (existing?.state !== 'pending' || !mailDue) return false;
+      const now = this.clock.now();
       await manager.update(EntryRecord, { id: existing.id }, { createdAt: now });
       await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: existing.id }, now);
+      return true;
     });
-    return scope;
   }
 
   /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
@@ -144,6 +179,12 @@ export class SignupsService {
     });
   }
 
+  private async scopeOfPublishableKey(key: string): Promise<KeyScope> {
+    const scope = await this.keys.authenticate(key, 'publishable');
+    if (!scope) throw unknownKey();
+    return scope;
+  }
+
   private async entryOfToken(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<EntryRecord> {
     const found = await manager.getRepository(EntryToken).findOneBy({ hash: hashToken(token), purpose });
     const entry =
@@ -171,4 +212,11 @@ export class SignupsService {
     url.searchParams.set('ref', entry.referralCode);
     return url.toString();
   }
+}
+
+const unknownKey = () => new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });
+
+/** An entry as a sign-up inserts it: pending, with nothing else yet. */
+function newEntry(id: string, email: string, createdAt: Date) {
+  return { id, email, state: 'pending' as const, createdAt, confirmedAt: null, invitedAt: null, redeemedAt: null, referralCode: null, referrals: 0 };
 }

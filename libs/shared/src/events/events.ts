@@ -47,6 +47,11 @@ export async function recordEvent(
   return envelope;
 }
 
+/** A new event, as its row keeps it and every delivery sends it. */
+export function eventEnvelope(type: EntryEventType, scope: { productId: string; mode: Mode }, entry: Entry, now: Date): EventEnvelope {
+  return { id: newId('evt'), type, createdAt: now.toISOString(), mode: scope.mode, productId: scope.productId, data: { entry } };
+}
+
 /** recordEvent for several entries of one product and mode at once: three statements, however many. */
 export async function recordEvents(
   manager: EntityManager,
@@ -56,14 +61,7 @@ export async function recordEvents(
   now: Date,
 ): Promise<EventEnvelope[]> {
   if (entries.length === 0) return [];
-  const envelopes: EventEnvelope[] = entries.map((entry) => ({
-    id: newId('evt'),
-    type,
-    createdAt: now.toISOString(),
-    mode: scope.mode,
-    productId: scope.productId,
-    data: { entry },
-  }));
+  const envelopes = entries.map((entry) => eventEnvelope(type, scope, entry, now));
   await manager.insert(
     EventRecord,
     envelopes.map((envelope) => ({ id: envelope.id, productId: scope.productId, mode: scope.mode, type, createdAt: now, body: JSON.stringify(envelope) })),
