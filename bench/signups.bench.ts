@@ -51,7 +51,7 @@ describe('public sign-ups with their confirmation mail', () => {
       env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: stack.config.DATABASE_URL, SMTP_URL: stack.config.SMTP_URL, PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    await waitFor(() => fetch(`${baselineUrl}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start');
+    await waitFor(() => fetch(`${baselineUrl}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start', { timeoutMs: 60_000 });
   });
   afterAll(async () => {
     if (baseline?.exitCode === null) {

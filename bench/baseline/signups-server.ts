@@ -2,12 +2,14 @@ import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { SMTP_POOL } from '../../apps/mailer/src/mail-transport';
 import { confirmationMail } from '../../apps/mailer/src/mails/confirmation';
 
 /**
  * The bare work of a sign-up, as the signups benchmark's baseline: one Fastify route that inserts the
  * address with pg, answers 202, and hands the same confirmation mail to SMTP with a pooled nodemailer
- * transport. The same pool sizes as the service (pg 10, SMTP 5); no key, limit, event, outbox or queue.
+ * transport. The same pool sizes as the service (pg 10, the mailer's SMTP_POOL); no key, limit, event,
+ * outbox or queue.
  * Run compiled (dist/bench/baseline), with PORT, DATABASE_URL, SMTP_URL and PUBLIC_BASE_URL.
  */
 async function main(): Promise<void> {
@@ -15,7 +17,7 @@ async function main(): Promise<void> {
   const base = env('PUBLIC_BASE_URL');
   const db = new Pool({ connectionString: env('DATABASE_URL'), max: 10 });
   await db.query(`CREATE TABLE IF NOT EXISTS baseline_signups (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE, created_at timestamptz NOT NULL)`);
-  const smtp = nodemailer.createTransport({ url: env('SMTP_URL'), pool: true, maxConnections: 5 });
+  const smtp = nodemailer.createTransport({ url: env('SMTP_URL'), ...SMTP_POOL });
   const token = () => randomBytes(32).toString('base64url');
 
   const app = Fastify();

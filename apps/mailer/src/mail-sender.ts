@@ -7,6 +7,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { MailTransport } from './mail-transport';
 import { MailContent } from './mails/layout';
 
+/** What a mail needs of its entry and of its product. */
+export type MailEntry = Pick<EntryRecord, 'id' | 'email'>;
+export type MailProduct = Pick<Product, 'name' | 'senderName'>;
+
 /** What every mail to an entry shares: its own unsubscribe link and headers, the sender, error handling. */
 @Injectable()
 export class MailSender {
@@ -24,8 +28,8 @@ export class MailSender {
    * False when the entry is gone (nothing sent). Throws UnrecoverableError for a permanent refusal.
    */
   async send(
-    entry: EntryRecord,
-    product: Product,
+    entry: MailEntry,
+    product: MailProduct,
     content: (unsubscribeUrl: string) => MailContent,
     options: { confirmTokens?: string[]; signal?: AbortSignal } = {},
   ): Promise<boolean> {
@@ -82,7 +86,7 @@ export class MailSender {
   }
 
   /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
-  private async handOver(entry: EntryRecord, product: Product, content: (unsubscribeUrl: string) => MailContent, unsubscribe: string, signal?: AbortSignal): Promise<void> {
+  private async handOver(entry: MailEntry, product: MailProduct, content: (unsubscribeUrl: string) => MailContent, unsubscribe: string, signal?: AbortSignal): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
       await this.transport.send({
@@ -102,7 +106,7 @@ export class MailSender {
   }
 
   /** MAIL_FROM's address, under the product's sender name or else its name. */
-  private sender(product: Product): { name: string; address: string } {
+  private sender(product: MailProduct): { name: string; address: string } {
     const match = /<([^>]+)>\s*$/.exec(this.config.MAIL_FROM);
     return { name: product.senderName ?? product.name, address: match ? match[1] : this.config.MAIL_FROM.trim() };
   }
