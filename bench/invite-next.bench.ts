@@ -69,11 +69,12 @@ describe('invite-next of 1,000 entries', () => {
   async function service(): Promise<Measure> {
     const prefix = `line${round}`;
     await seedLine(stack, { productId: product.id, mode: 'test' }, MAILS, prefix);
-    let answer: { status: number; json: () => { invited: string[]; failed: string[] } } | undefined;
+    let answer: { statusCode: number; json: () => { invited: string[]; failed: string[] } } | undefined;
+    // Straight to the app, without the tests' check of the answer against the OpenAPI document.
     const measure = await timed(async () => {
-      answer = await stack.request({ method: 'POST', url: '/api/v1/entries/invite-next', headers: bearer(product.keys.test.secret), body: { count: MAILS } });
+      answer = await stack.api.inject({ method: 'POST', url: '/api/v1/entries/invite-next', headers: bearer(product.keys.test.secret), payload: { count: MAILS } });
     });
-    expect(answer?.status).toBe(200);
+    expect(answer?.statusCode).toBe(200);
     expect(answer?.json()).toEqual({ invited: expect.any(Array), failed: [] });
     expect(answer?.json().invited).toHaveLength(MAILS);
     expect(stack.mail.mails.filter((mail) => mail.to.startsWith(`${prefix}-`))).toHaveLength(MAILS);

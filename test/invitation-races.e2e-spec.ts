@@ -72,6 +72,28 @@ describe('invitations under concurrency, refusals and line order', () => {
     expect(second).toEqual({ invited: [rows[1].id, rows[3].id, rows[4].id], failed: [] });
   });
 
+  it('an invite-next of 120 (several mailer jobs): each refused recipient alone is failed, every other entry invited once, in line order', async () => {
+    const own = await stack.createProduct({ name: 'Chunks' });
+    const rows = await waiting(120, 'chunks', { productId: own.id, mode: 'test' });
+    const refused = [3, 77, 110];
+    for (const index of refused) stack.mail.refuse.add(`chunks-${index}@example.com`);
+    const eventsBefore = await stack.db.getRepository(EventRecord).countBy({ type: 'entry.invited' });
+    const answer = (await api(stack, own.keys.test.secret).inviteNext(120)).json();
+    stack.mail.refuse.clear();
+    expect(answer).toEqual({
+      invited: rows.filter((_, index) => !refused.includes(index)).map((row) => row.id),
+      failed: refused.map((index) => rows[index].id),
+    });
+    const mails = stack.mail.mails.filter((mail) => mail.to.startsWith('chunks-'));
+    expect(new Set(mails.map((mail) => mail.to)).size).toBe(117);
+    expect(mails).toHaveLength(117);
+    expect(await stack.db.getRepository(EventRecord).countBy({ type: 'entry.invited' })).toBe(eventsBefore + 117);
+    expect((await api(stack, own.keys.test.secret).verify(codeIn(mails[mails.length - 1]))).json()).toMatchObject({ valid: true });
+    for (const id of answer.failed) {
+      expect(await stack.db.getRepository(EntryRecord).findOneByOrFail({ id })).toMatchObject({ state: 'confirmed', invitedAt: null, inviteHeldUntil: null });
+    }
+  });
+
   it('line order: referrals times referral places, move-up sums, the moved-up entry wins ties', async () => {
     const other = await stack.createProduct({ name: 'Order', referralPlaces: 2 });
     const order = api(stack, other.keys.test.secret);

@@ -12,9 +12,9 @@ import { InvitationMailer } from './invitation-mailer';
 import type { CodeCheck, InvitedAnswer, InviteNextResult } from './invitations.dto';
 
 /** Entries of one invite-next call whose mails one mailer job sends. */
-const INVITE_NEXT_CHUNK = Number(process.env.C_CHUNK ?? 50);
+const INVITE_NEXT_CHUNK = 100;
 /** Chunks of one invite-next call in flight at once, so that the mailer has the next one while it records the last. */
-const INVITE_NEXT_CONCURRENCY = Number(process.env.C_CONC ?? 2);
+const INVITE_NEXT_CONCURRENCY = 2;
 /** How long invite-next holds the entries it took until each one's turn comes. */
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
