@@ -27,16 +27,10 @@ export class ConfirmationProcessor extends QueueProcessor {
    * travels through Redis; each mail gets its own, and older mails' links keep working.
    */
   private async sendConfirmation(entryId: string): Promise<void> {
-    // The entry and the names its mail is sent under, in one round trip.
-    const [found]: { email: string; state: string; name: string; sender_name: string | null }[] = await this.db.query(
-      `SELECT e.email, e.state, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id WHERE e.id = $1`,
-      [entryId],
-    );
-    if (found?.state !== 'pending') return;
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    const product = { name: found.name, senderName: found.sender_name };
-    await this.sender.send({ id: entryId, email: found.email }, product, (unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, describeDuration(this.config.PENDING_ENTRY_TTL)), {
+    const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
+    await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
       confirmTokens: [confirm],
       // Well within the outbox lease, so that no second copy of this job starts while it runs.
       signal: AbortSignal.timeout(SEND_BOUND_MS),

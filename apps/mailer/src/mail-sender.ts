@@ -24,25 +24,32 @@ export class MailSender {
   ) {}
 
   /**
-   * Stores the hashes of a new unsubscribe token and of `confirmTokens`, then hands the mail over.
-   * False when the entry is gone (nothing sent). Throws UnrecoverableError for a permanent refusal.
+   * The mail of a pending entry, in one statement before the handover: the entry (locked against
+   * deletion until the statement ends), its product's names, and the hashes of a new unsubscribe token
+   * and of `confirmTokens` stored. False when the entry is gone or no longer pending (nothing sent).
+   * Throws UnrecoverableError for a permanent refusal.
    */
-  async send(
-    entry: MailEntry,
-    product: MailProduct,
-    content: (unsubscribeUrl: string) => MailContent,
-    options: { confirmTokens?: string[]; signal?: AbortSignal } = {},
+  async sendToPending(
+    entryId: string,
+    content: (product: MailProduct, unsubscribeUrl: string) => MailContent,
+    options: { confirmTokens: string[]; signal?: AbortSignal },
   ): Promise<boolean> {
     const unsubscribe = newToken();
-    const createdAt = this.clock.now();
-    const stored = await storeForEntry(() =>
-      this.db.getRepository(EntryToken).insert([
-        ...(options.confirmTokens ?? []).map((token) => ({ hash: hashToken(token), entryId: entry.id, purpose: 'confirm' as const, createdAt })),
-        { hash: hashToken(unsubscribe), entryId: entry.id, purpose: 'unsubscribe', createdAt },
-      ]),
+    const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' })), { token: unsubscribe, purpose: 'unsubscribe' }];
+    const [found]: { email: string; name: string; sender_name: string | null }[] = await this.db.query(
+      `WITH entry AS (
+         SELECT e.id, e.email, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
+         WHERE e.id = $1 AND e.state = 'pending' FOR KEY SHARE OF e
+       ), stored AS (
+         INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
+         SELECT token.hash, entry.id, token.purpose, $4 FROM entry, unnest($2::bytea[], $3::text[]) AS token (hash, purpose)
+       )
+       SELECT email, name, sender_name FROM entry`,
+      [entryId, tokens.map(({ token }) => hashToken(token)), tokens.map(({ purpose }) => purpose), this.clock.now()],
     );
-    if (!stored) return false;
-    await this.handOver(entry, product, content, unsubscribe, options.signal);
+    if (!found) return false;
+    const product = { name: found.name, senderName: found.sender_name };
+    await this.handOver({ id: entryId, email: found.email }, product, (url) => content(product, url), unsubscribe, options.signal);
     return true;
   }
 
@@ -111,19 +118,3 @@ export class MailSender {
     return { name: product.senderName ?? product.name, address: match ? match[1] : this.config.MAIL_FROM.trim() };
   }
 }
-
-/**
- * Stores rows of an entry that its mail's links need, before the mail can go out; false when the entry
- * was deleted meanwhile (the rows' foreign key refuses them), so that nothing is sent.
- */
-export async function storeForEntry(insert: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await insert();
-    return true;
-  } catch (error) {
-    if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
-    throw error;
-  }
-}
-
-const FOREIGN_KEY_VIOLATION = '23503';
