@@ -98,8 +98,16 @@ describe('webhook deliveries', () => {
         return count === DELIVERIES;
       },
       'every delivery to succeed',
-      { timeoutMs: 600_000, intervalMs: 20 },
-    );
+      { timeoutMs: 180_000, intervalMs: 20 },
+    ).catch(async (error: Error) => {
+      const states = await stack.db.query(
+        `SELECT d.status, (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id)::int AS attempts, count(*)::int AS deliveries
+         FROM deliveries d WHERE d.endpoint_id = $1 GROUP BY 1, 2`,
+        [endpoint.id],
+      );
+      const outbox = await stack.db.query(`SELECT queue, count(*)::int AS rows FROM outbox GROUP BY 1`);
+      throw new Error(`${error.message}: deliveries ${JSON.stringify(states)}, outbox ${JSON.stringify(outbox)}, receiver ${receiver.received.length}`);
+    });
     const ms = performance.now() - start;
     const [logged] = await stack.db.query(
       `SELECT count(*)::int AS attempts, count(DISTINCT d.event_id)::int AS events FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
