@@ -40,7 +40,8 @@ describe('when Redis or the mailer is down at sign-up time', () => {
     expect(stack.mail.to('while-redis-down@example.com')).toHaveLength(0);
 
     await redis.up();
-    await stack.mail.waitFor('while-redis-down@example.com', 1);
+    // BullMQ reconnects with a backoff first; on a loaded machine that alone can pass 10 s.
+    await stack.mail.waitFor('while-redis-down@example.com', 1, 30_000);
     await waitFor(async () => (await stack.request({ method: 'GET', url: '/readyz' })).status === 200, 'readyz to recover');
   });
 

@@ -77,8 +77,8 @@ export class SmtpSink {
   }
 
   /** Waits until `address` has received `count` mails, and returns the newest. */
-  async waitFor(address: string, count = 1): Promise<SinkMail> {
-    await waitFor(() => this.to(address).length >= count, `${count} mail(s) to ${address}`);
+  async waitFor(address: string, count = 1, timeoutMs?: number): Promise<SinkMail> {
+    await waitFor(() => this.to(address).length >= count, `${count} mail(s) to ${address}`, { timeoutMs });
     return this.to(address).at(-1)!;
   }
 }
