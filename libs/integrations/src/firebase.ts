@@ -1,20 +1,24 @@
 import { WaitlistClient } from '@waitlist/client';
 import { initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
+import { defineBoolean, defineSecret } from 'firebase-functions/params';
 import { onCall } from 'firebase-functions/v2/https';
 import { beforeUserCreated, HttpsError } from 'firebase-functions/v2/identity';
 import { checkSignUp, type Refusal } from './sign-up-check';
 
 // Firebase gives a blocking function 7 s, cold start included: the waitlist gets 4 of them.
 const TIMEOUT_MS = 4_000;
-// Set WAITLIST_FAIL_OPEN=true to let sign-ups through while the waitlist cannot answer.
-const FAIL_OPEN = process.env.WAITLIST_FAIL_OPEN === 'true';
-const SECRETS = ['WAITLIST_URL', 'WAITLIST_SECRET_KEY'];
+// Firebase's own configuration: the two secrets, and WAITLIST_FAIL_OPEN=true (functions/.env) to let
+// sign-ups through while the waitlist cannot answer.
+const WAITLIST_URL = defineSecret('WAITLIST_URL');
+const WAITLIST_SECRET_KEY = defineSecret('WAITLIST_SECRET_KEY');
+const FAIL_OPEN = defineBoolean('WAITLIST_FAIL_OPEN', { default: false });
+const SECRETS = [WAITLIST_URL, WAITLIST_SECRET_KEY];
 
 initializeApp();
 
 function waitlist(): WaitlistClient {
-  return new WaitlistClient({ baseUrl: process.env.WAITLIST_URL!, secretKey: process.env.WAITLIST_SECRET_KEY! });
+  return new WaitlistClient({ baseUrl: WAITLIST_URL.value(), secretKey: WAITLIST_SECRET_KEY.value() });
 }
 
 function refused(decision: Refusal): HttpsError {
@@ -24,7 +28,7 @@ function refused(decision: Refusal): HttpsError {
 
 /** Every new account, whatever the provider: only invited addresses are created. */
 export const waitlistBeforeCreate = beforeUserCreated({ secrets: SECRETS }, async (event) => {
-  const decision = await checkSignUp(waitlist(), { email: event.data?.email }, { timeoutMs: TIMEOUT_MS, failOpen: FAIL_OPEN });
+  const decision = await checkSignUp(waitlist(), { email: event.data?.email }, { timeoutMs: TIMEOUT_MS, failOpen: FAIL_OPEN.value() });
   if (!decision.allowed) throw refused(decision);
   if (decision.failedOpen) console.warn(`waitlist: sign-up let through unchecked (${String(decision.failedOpen)})`);
 });

@@ -25,7 +25,7 @@ declare module 'firebase-functions/v2/identity' {
     region?: string;
     timeoutSeconds?: number;
     minInstances?: number;
-    secrets?: string[];
+    secrets?: (string | import('firebase-functions/params').SecretParam)[];
   }
   export type FunctionsErrorCode = 'invalid-argument' | 'permission-denied' | 'unauthenticated' | 'unavailable' | 'internal';
   export class HttpsError extends Error {
@@ -48,9 +48,22 @@ declare module 'firebase-functions/v2/https' {
   export interface CallableOptions {
     region?: string;
     timeoutSeconds?: number;
-    secrets?: string[];
+    secrets?: (string | import('firebase-functions/params').SecretParam)[];
   }
   export function onCall<T = unknown, Return = unknown>(opts: CallableOptions, handler: (request: CallableRequest<T>) => Return): unknown;
+}
+
+declare module 'firebase-functions/params' {
+  /** A secret from Cloud Secret Manager (`firebase functions:secrets:set NAME`), read when the function runs. */
+  export interface SecretParam {
+    value(): string;
+  }
+  /** A parameter from functions/.env (or asked for at deploy), read when the function runs. */
+  export interface BooleanParam {
+    value(): boolean;
+  }
+  export function defineSecret(name: string): SecretParam;
+  export function defineBoolean(name: string, options?: { default?: boolean; description?: string }): BooleanParam;
 }
 
 declare module 'firebase-admin/app' {
