@@ -1,5 +1,6 @@
-import { WaitlistApiError, WaitlistError, WaitlistNetworkError, WaitlistTimeoutError } from './errors.js';
-import { parseRetryAfter, retryDelayMs } from './retry.js';
+import { apiError, parseAnswer } from './answers.js';
+import { WaitlistError, WaitlistNetworkError, WaitlistTimeoutError } from './errors.js';
+import { retryDelayMs, sleep } from './retry.js';
 import type { CodeCheck, Entry, EntryFilter, EntryPage, InviteNextResult, ListEntriesParams, PlaceInLine } from './types.js';
 
 export interface WaitlistClientOptions {
@@ -213,50 +214,4 @@ function isUrl(text: unknown): text is string {
 
 function entryPath(id: string): string {
   return `/api/v1/entries/${encodeURIComponent(id)}`;
-}
-
-function parseAnswer<T>(text: string, what: string): T {
-  if (!text) return undefined as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new WaitlistError(`${what} answered with a body that is not JSON.`);
-  }
-}
-
-/** The error body `{"error": {"code", "message", "param"?}}`, or what can be said without one (a proxy's page). */
-function apiError(response: Response, text: string): WaitlistApiError {
-  const headers = {
-    status: response.status,
-    retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
-    requestId: response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? undefined,
-  };
-  const error = errorBody(text);
-  if (!error) return new WaitlistApiError({ ...headers, code: 'unexpected_response', message: `The service answered ${response.status} without an error body.` });
-  return new WaitlistApiError({ ...headers, ...error });
-}
-
-function errorBody(text: string): { code: string; message: string; param?: string } | undefined {
-  try {
-    const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; param?: unknown } };
-    if (typeof error?.code !== 'string' || typeof error.message !== 'string') return undefined;
-    return { code: error.code, message: error.message, ...(typeof error.param === 'string' ? { param: error.param } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }
