@@ -1,5 +1,6 @@
 import { createDocument } from 'zod-openapi';
 import { PATHS } from './paths';
+import { PUBLIC_PATHS } from './public-paths';
 import { WEBHOOKS } from './webhooks';
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -38,7 +39,7 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         { name: 'Document', description: 'This document.' },
         { name: 'Webhooks', description: 'Events the service sends to the endpoints set up in the dashboard.' },
       ],
-      paths: PATHS,
+      paths: { ...PATHS, ...PUBLIC_PATHS },
       webhooks: WEBHOOKS,
       components: {
         securitySchemes: {
