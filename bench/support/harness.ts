@@ -63,5 +63,11 @@ export async function alternate(rounds: number, baseline: () => Promise<Measure>
 
 const value = (measure: Measure) => (measure.kind === 'time' ? measure.ms : measure.perSecond);
 
+/** A ratio's target that may be at most `bound` (times, costs): the row's ratio, target and verdict. */
+export const atMost = (ratio: number, bound: number) => ({ ratio, target: `≤ ${bound}×`, pass: ratio <= bound });
+
+/** A ratio's target that must be at least `bound` (rates): the row's ratio, target and verdict. */
+export const atLeast = (ratio: number, bound: number) => ({ ratio, target: `≥ ${bound}×`, pass: ratio >= bound });
+
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export const perSecond = (rate: number) => `${Math.round(rate).toLocaleString('en-US')}/s`;
