@@ -1,5 +1,4 @@
 import { EntryRecord, QueueName } from '@app/shared';
-import { AddressInfo } from 'node:net';
 import { KeysService } from '../apps/api/src/keys/keys.service';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
@@ -530,14 +529,9 @@ describe('bad input', () => {
     }
   });
 
-  /** The API on a port of this machine, for what only a real connection shows (inject skips Node's HTTP checks). */
-  async function listening(): Promise<string> {
-    if (!stack.api.getHttpServer().listening) await stack.api.listen(0, '127.0.0.1');
-    return `http://127.0.0.1:${(stack.api.getHttpServer().address() as AddressInfo).port}`;
-  }
-
   it('on a real connection, an entry action on a non-ASCII or CRLF id is 404 (no such id reaches a Location header)', async () => {
-    const base = await listening();
+    // A real connection: inject skips Node's HTTP checks.
+    const base = await stack.url();
     for (const id of ['%C3%A9', '%E2%82%AC', 'a%0D%0Ab']) {
       const response = await fetch(`${base}${fill(`${D}/entries/${id}/move-up`)}`, {
         method: 'POST',
@@ -552,7 +546,7 @@ describe('bad input', () => {
 
   // Node's HTTP parser refuses headers over 16 KiB before Fastify sees the request.
   it('headers over 16 KiB (a 20 KB header, a 50 KB cursor) get 400 invalid_request in the error body, and change nothing', async () => {
-    const base = await listening();
+    const base = await stack.url();
     const requests: [string, Record<string, string>][] = [
       ['/api/v1/entries', { authorization: `Bearer ${values.sk}`, 'x-padding': 'x'.repeat(20_000) }],
       [fill(`${D}/entries?cursor=${'a'.repeat(50_000)}`), { cookie: values.session }],

@@ -3,7 +3,6 @@ import { WaitlistClient } from '@waitlist/client';
 import { betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { waitlist, type WaitlistPluginOptions } from '../libs/integrations/src/better-auth';
 import { REFUSALS } from '../libs/integrations/src/sign-up-check';
@@ -84,8 +83,7 @@ describe('waitlist plugin for better-auth', () => {
     let product;
     ({ stack, product, pk, client: api } = await invitationStack());
     secretKey = product.keys.test.secret;
-    await stack.api.listen(0, '127.0.0.1');
-    serviceUrl = `http://127.0.0.1:${(stack.api.getHttpServer().address() as AddressInfo).port}`;
+    serviceUrl = await stack.url();
   });
 
   afterAll(async () => {

@@ -15,13 +15,13 @@ import {
   WebhookEvent,
   WebhookVerificationError,
 } from '@waitlist/client';
-import { AddressInfo, createServer } from 'node:net';
 import type { z } from 'zod';
 import type { ErrorCode } from '../apps/api/src/common/api-error';
 import type { ENTRY_PAGE } from '../apps/api/src/entries/entries.dto';
 import type { CODE_CHECK, INVITE_NEXT_RESULT, INVITED_ANSWER } from '../apps/api/src/invitations/invitations.dto';
 import type { STANDING } from '../apps/api/src/line/line.dto';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
+import { closedPort } from './support/closed-port';
 import { joinLine, signUp } from './support/flows';
 import { codeIn, invitationsTo, invitationStack, line } from './support/invitations';
 import { validatingFetch } from './support/openapi';
@@ -122,19 +122,6 @@ function refusingFirst(inner: Fetch, base: string, refusingBase: string): Fetch 
   };
 }
 
-/** A local port with nothing listening on it. */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-async function listening(stack: Stack): Promise<string> {
-  if (!stack.api.getHttpServer().listening) await stack.api.listen(0, '127.0.0.1');
-  return `http://127.0.0.1:${(stack.api.getHttpServer().address() as AddressInfo).port}`;
-}
 
 /** The error a promise rejects with (fails when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -178,7 +165,7 @@ describe(WaitlistClient.name, () => {
 
     beforeAll(async () => {
       ({ stack } = await invitationStack({ apps: ['api', 'mailer', 'webhooks'], env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } }));
-      base = await listening(stack);
+      base = await stack.url();
     });
     afterAll(() => stack?.stop());
 
@@ -555,7 +542,7 @@ describe(WaitlistClient.name, () => {
 
     beforeAll(async () => {
       ({ stack } = await invitationStack({ env: { RATE_LIMIT_API: '3/2s' } }));
-      base = await listening(stack);
+      base = await stack.url();
     });
     afterAll(() => stack?.stop());
 

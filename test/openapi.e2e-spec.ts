@@ -45,8 +45,7 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('is checked by validatingFetch over HTTP, as a client sees it', async () => {
-    await stack.api.listen(0, '127.0.0.1');
-    const url = await stack.api.getUrl();
+    const url = await stack.url();
     const checked = validatingFetch();
     expect((await checked(`${url}/api/v1/openapi.json`)).status).toBe(200);
     const refused = await checked(`${url}/api/v1/entries`, { headers: bearer('sk_test_unknown') });

@@ -5,6 +5,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, commandOptions, createDataSource, loadConfig, nestLogLevels } from '@app/shared';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { createApiApp } from '../../apps/api/src/app';
 import { ProductsService } from '../../apps/api/src/products/products.service';
@@ -86,6 +87,13 @@ export class Stack {
     if (name === 'api') return this.api.close();
     await this.workers.get(name)?.close();
     this.workers.delete(name);
+  }
+
+  /** The API's address on a port of this machine (listening from the first call), for tests that need a real connection. */
+  async url(): Promise<string> {
+    const server = this.api.getHttpServer();
+    if (!server.listening) await this.api.listen(0, '127.0.0.1');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   async request(options: {
