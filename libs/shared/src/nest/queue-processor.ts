@@ -47,8 +47,14 @@ export abstract class QueueProcessor extends WorkerHost implements BeforeApplica
     this.workerLogger.warn(`Worker: ${error.message}`);
   }
 
-  /** Runs before @nestjs/bullmq closes the worker, which would otherwise wait for ever after a Redis outage. */
-  beforeApplicationShutdown(): void {
+  /**
+   * Closes the worker before @nestjs/bullmq does (its close then returns the same promise), ending what
+   * waits to reconnect, which would otherwise hold the close for ever after a Redis outage; the close
+   * starts first, for the reason closeWithin gives.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const closing = this.worker.close();
     endReconnecting(this.worker);
+    await closing;
   }
 }

@@ -47,6 +47,7 @@ interface OwnedClient {
   status: string;
   disconnect(): void;
   setStatus(status: 'end'): void;
+  flushQueue(error: Error): void;
 }
 
 /**
@@ -62,13 +63,20 @@ export function endReconnecting(target: QueueBase): void {
     if (client?.status !== 'reconnecting') continue;
     client.disconnect();
     client.setStatus('end');
+    // The commands waiting for the reconnect (a worker's blocking wait among them) fail now, not when a watchdog gives up on them.
+    client.flushQueue(new Error('Connection is closed.'));
   }
 }
 
-/** Closes a BullMQ worker or event listener, ending what waits to reconnect; bounded, for what else may hang. */
+/**
+ * Closes a BullMQ worker or event listener, ending what waits to reconnect; bounded, for what else may
+ * hang. The close starts first: a worker's loop that finds its blocking connection ended before it
+ * knows it is closing connects it again and blocks on it for the whole drainDelay.
+ */
 export async function closeWithin(target: QueueBase, ms: number, what: string): Promise<void> {
+  const closing = target.close();
   endReconnecting(target);
-  await withTimeout(target.close(), ms, `Closing ${what}`);
+  await withTimeout(closing, ms, `Closing ${what}`);
 }
 
 /**
