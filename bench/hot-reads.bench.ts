@@ -52,12 +52,10 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     await stack.db.query('VACUUM (ANALYZE) invite_codes');
 
     const profile = process.env.HOT_READS_PROFILE;
-    api = await AppProcess.start('api', stack.config, {
-      env: { RATE_LIMIT_API },
-      nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
-    });
+    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    api = await AppProcess.start('api', stack.config, { env: { RATE_LIMIT_API }, nodeArgs });
     const port = await freePort();
-    baseline = spawn('node', [join(__dirname, 'baseline', 'hot-reads-server.js')], {
+    baseline = spawn('node', [...nodeArgs, join(__dirname, 'baseline', 'hot-reads-server.js')], {
       env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, PORT: String(port) },
       stdio: 'inherit',
     });
@@ -66,7 +64,11 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
   });
 
   afterAll(async () => {
-    baseline?.kill();
+    if (baseline?.exitCode === null) {
+      const exited = new Promise((resolve) => baseline.once('exit', resolve));
+      baseline.kill('SIGTERM');
+      await exited;
+    }
     await api?.stop();
     await stack?.stop();
   });
