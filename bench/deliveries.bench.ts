@@ -90,14 +90,14 @@ describe('webhook deliveries', () => {
       // The clock starts at the commit: the app sees none of the events before it.
       start = performance.now();
     });
-    await waitFor(
-      async () => {
-        const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpoint.id]);
-        return count === DELIVERIES;
-      },
-      'every delivery to succeed',
-      { timeoutMs: 180_000, intervalMs: 20 },
-    ).catch(async (error: Error) => {
+    // PostgreSQL is asked only once the receiver has every event: counting 10,000 deliveries every 20 ms
+    // meanwhile would take a fifth of a core from the service.
+    const done = async () => {
+      if (receiver.received.length < DELIVERIES) return false;
+      const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpoint.id]);
+      return count === DELIVERIES;
+    };
+    await waitFor(done, 'every delivery to succeed', { timeoutMs: 180_000, intervalMs: 20 }).catch(async (error: Error) => {
       const states = await stack.db.query(
         `SELECT d.status, (SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = d.id)::int AS attempts, count(*)::int AS deliveries
          FROM deliveries d WHERE d.endpoint_id = $1 GROUP BY 1, 2`,

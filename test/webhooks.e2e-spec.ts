@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { api, codeIn, invitationsTo } from './support/invitations';
+import { AppProcess } from './support/processes';
 import { Answer, Receiver, verify, verifyStandard } from './support/receiver';
 import { ThrowawayRedis } from './support/throwaway-redis';
 import { linkIn } from './support/smtp-sink';
@@ -137,7 +138,7 @@ describe('webhooks', () => {
     }
   });
 
-  it('an endpoint that never answers 2xx gets exactly 1 + 5 attempts, then the delivery is given up and the body deleted', async () => {
+  it('an endpoint that never answers 2xx gets exactly 1 + 5 attempts, the retries through the queue, then the delivery is given up and the body deleted', async () => {
     const receiver = await new Receiver().start();
     receiver.answer = () => 503;
     try {
@@ -149,12 +150,12 @@ describe('webhooks', () => {
       const [delivery] = await deliveries.findBy({ endpointId: endpoint.id });
       expect(await stack.db.getRepository(DeliveryAttempt).countBy({ deliveryId: delivery.id })).toBe(6);
       await waitFor(async () => (await stack.db.getRepository(EventRecord).findOneByOrFail({ id: delivery.eventId })).body === null, 'the body to go');
-      // The job itself has failed for good: no seventh attempt is scheduled.
+      // The fan-out made the first attempt; the job the five retries and has failed for good: no seventh attempt is scheduled.
       const queue = new Queue(QueueName.Deliveries, { connection: redisOptions(stack.config.REDIS_URL), prefix: stack.config.QUEUE_PREFIX });
       try {
         await waitFor(async () => (await queue.getJob(delivery.id))?.finishedOn !== undefined, 'the job to end');
         const job = await queue.getJob(delivery.id);
-        expect([await job?.getState(), job?.attemptsMade]).toEqual(['failed', 6]);
+        expect([await job?.getState(), job?.attemptsMade]).toEqual(['failed', 5]);
       } finally {
         await queue.close();
       }
@@ -320,14 +321,16 @@ describe('webhook URLs when private addresses are not allowed', () => {
   });
 });
 
-describe('webhooks when Redis was down while entries changed', () => {
+describe('webhooks while Redis is down', () => {
   let redis: ThrowawayRedis;
   let stack: Stack;
   let receiver: Receiver;
 
   beforeAll(async () => {
     redis = await ThrowawayRedis.start();
-    stack = await Stack.start({ env: { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '200ms' } });
+    stack = await Stack.start({
+      env: { REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '200ms', WEBHOOK_TIMEOUT: '1s', RECONCILE_INTERVAL: '1s' },
+    });
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
@@ -337,16 +340,56 @@ describe('webhooks when Redis was down while entries changed', () => {
     await receiver.stop();
   });
 
-  it('every event committed meanwhile is delivered once Redis is back', async () => {
+  it('every event committed meanwhile is delivered meanwhile; a first attempt that failed is retried once Redis is back', async () => {
     const product = await stack.createProduct();
     await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: receiver.url });
+    receiver.answer = (index) => (index === 0 ? 500 : 200);
     await redis.down();
     for (const email of ['r1@example.com', 'r2@example.com', 'r3@example.com']) await signUp(stack, product.keys.test.publishable, email);
     const { id } = (await stack.db.query(`SELECT id FROM entries WHERE email = 'r1@example.com'`))[0];
     await stack.request({ method: 'DELETE', url: `/api/v1/entries/${id}`, headers: bearer(product.keys.test.secret) });
-    expect(receiver.received).toHaveLength(0);
-    await redis.up();
     const received = await receiver.waitFor(4, 20_000);
     expect(received.map((r) => r.headers['service-event']).sort()).toEqual(['entry.created', 'entry.created', 'entry.created', 'entry.deleted']);
+    // Its retry's job could not be added: the reconciler adds it once Redis is back.
+    await redis.up();
+    await receiver.waitFor(5, 20_000);
+    expect(receiver.received[4].headers['service-delivery']).toBe(receiver.received[0].headers['service-delivery']);
+    await waitFor(async () => (await stack.db.getRepository(Delivery).countBy({ status: 'succeeded' })) === 4, 'every delivery to succeed');
+  });
+});
+
+describe('when a webhooks process dies during a first attempt', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  const processes: AppProcess[] = [];
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT: '1s', RECONCILE_INTERVAL: '1s' };
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env });
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    for (const app of processes) await app.stop();
+    await receiver.stop();
+    await stack.stop();
+  });
+
+  it('the delivery, pending without a job, is made later by another process, with the same ids', async () => {
+    const product = await stack.createProduct();
+    await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: receiver.url, events: ['entry.created'] });
+    receiver.answer = (index) => (index === 0 ? 'hang' : 200);
+    processes.push(await AppProcess.start('webhooks', stack.config, { env }));
+    await signUp(stack, product.keys.test.publishable, 'crash@example.com');
+    await receiver.waitFor(1);
+    await processes[0].kill();
+    processes.push(await AppProcess.start('webhooks', stack.config, { env }));
+    const [first, second] = await receiver.waitFor(2, 20_000);
+    expect(JSON.parse(second.body).id).toBe(JSON.parse(first.body).id);
+    expect(second.headers['service-delivery']).toBe(first.headers['service-delivery']);
+    const deliveries = stack.db.getRepository(Delivery);
+    await waitFor(async () => (await deliveries.findOneByOrFail({ id: String(first.headers['service-delivery']) })).status === 'succeeded', 'the delivery to succeed');
+    // The attempt the dead process made was never logged.
+    const attempts = await stack.db.getRepository(DeliveryAttempt).findBy({ deliveryId: String(first.headers['service-delivery']) });
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.statusCode])).toEqual([[1, 200]]);
   });
 });

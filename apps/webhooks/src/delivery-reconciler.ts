@@ -10,10 +10,13 @@ const BATCH = 500;
 const CHECK_TIMEOUT_MS = 5000;
 
 /**
- * PostgreSQL knows every delivery still to make; Redis only carries their jobs. Every
+ * PostgreSQL knows every delivery still to make; Redis only carries the jobs of their retries. Every
  * RECONCILE_INTERVAL this adds again the job of each pending delivery that is overdue by more than
- * that interval and whose job Redis no longer has (it restarted without its data), so the delivery is
- * attempted again, with the same event and delivery ids, within about two intervals of being due.
+ * that interval and whose job Redis no longer has (it restarted without its data, or the job could not
+ * be added), so the delivery is attempted again, with the same event and delivery ids, within about two
+ * intervals of being due. A first attempt has no job: the fan-out makes it within three WEBHOOK_TIMEOUTs
+ * of the delivery's making (two waiting for a slot, one its own), so only a delivery older than that
+ * and an interval, with no attempt logged, lost its first attempt (its process died).
  */
 @Injectable()
 export class DeliveryReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -40,9 +43,10 @@ export class DeliveryReconciler implements OnApplicationBootstrap, OnApplication
   private async reconcileOnce(): Promise<number> {
     const due: { id: string }[] = await this.db.query(
       `SELECT id FROM deliveries
-       WHERE status = 'pending' AND COALESCE(next_attempt_at, created_at) < now() - $1 * interval '1 millisecond'
+       WHERE status = 'pending' AND COALESCE(next_attempt_at, created_at) < now() - $1::int * interval '1 millisecond'
+         AND (next_attempt_at IS NOT NULL OR created_at < now() - ($1::int + 3 * $3::int) * interval '1 millisecond')
        ORDER BY COALESCE(next_attempt_at, created_at) LIMIT $2`,
-      [this.config.RECONCILE_INTERVAL, BATCH],
+      [this.config.RECONCILE_INTERVAL, BATCH, this.config.WEBHOOK_TIMEOUT],
     );
     if (due.length === 0) return 0;
     const jobs = due.map((delivery) => this.schedule.job(delivery.id));

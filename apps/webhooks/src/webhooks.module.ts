@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, QueueName, RetrySchedule, WorkerFoundationModule } from '@app/shared';
+import { Attempts } from './attempts';
 import { DeliveryReconciler } from './delivery-reconciler';
 import { DeliveryWorker } from './delivery.worker';
 import { FanOut } from './fan-out';
@@ -12,6 +13,7 @@ export class WebhooksModule {
       imports: [WorkerFoundationModule.register(config, QueueName.Deliveries)],
       providers: [
         { provide: RetrySchedule, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RetrySchedule(config.WEBHOOK_RETRY_DELAYS) },
+        Attempts,
         DeliveryWorker,
         DeliveryReconciler,
         FanOut,

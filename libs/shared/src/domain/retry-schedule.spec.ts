@@ -14,6 +14,7 @@ describe(RetrySchedule.name, () => {
   });
 
   it('makes one job per delivery, under the delivery id', () => {
-    expect(schedule.job('dlv_1')).toMatchObject({ name: 'deliver', data: { deliveryId: 'dlv_1' }, opts: { jobId: 'dlv_1', attempts: 6 } });
+    expect(schedule.job('dlv_1')).toMatchObject({ name: 'deliver', data: { deliveryId: 'dlv_1' }, opts: { jobId: 'dlv_1', attempts: 6, delay: 0 } });
+    expect(schedule.job('dlv_1', 60_000).opts.delay).toBe(60_000);
   });
 });

@@ -30,13 +30,17 @@ export class RetrySchedule {
   /** BullMQ's custom backoff: the delay the worker chose with RetryLater; anything else is not retried. */
   readonly backoff = (_attemptsMade: number, _type?: string, error?: Error): number => (error instanceof RetryLater ? error.delayMs : -1);
 
-  /** The job that makes the attempts of one delivery; its id is the delivery's. */
-  job(deliveryId: string) {
+  /**
+   * The job that makes the further attempts of one delivery, the first of them after `delayMs`; its id
+   * is the delivery's. Its attempts are a bound only: the log decides when the delivery is given up.
+   */
+  job(deliveryId: string, delayMs = 0) {
     return {
       name: 'deliver' as const,
       data: { deliveryId },
       opts: {
         jobId: deliveryId,
+        delay: delayMs,
         attempts: this.attempts,
         backoff: { type: 'custom' },
         removeOnComplete: { age: 3600 },

@@ -1,0 +1,237 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
+import DataLoader from 'dataloader';
+import { DataSource, EntityManager } from 'typeorm';
+import { Agent, request } from 'undici';
+import { safeAgent } from './safe-agent';
+
+const MAX_BATCH = 200;
+/** Opened secrets kept; past that the memo starts again. */
+const OPENED_SECRETS = 1000;
+
+/** A pending delivery with what its next attempt needs. */
+export interface Due {
+  id: string;
+  eventId: string;
+  eventType: string;
+  /** Null only if it was deleted under a pending delivery. */
+  body: string | null;
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretUntil: Date | null;
+  signatureFormat: SignatureFormat;
+  /** Attempts its log holds. */
+  made: number;
+  /** The only pending delivery of its event (none can become pending again): its end deletes the body. */
+  alone: boolean;
+}
+
+/** Where an attempt left its delivery: ended, or pending for `delayMs` until the next one. */
+export type Made = { status: 'succeeded' } | { status: 'failed'; reason: string } | { status: 'pending'; reason: string; delayMs: number };
+
+/** An attempt made (none if the body is gone), not yet logged, and where it leaves its delivery. */
+export interface Attempted {
+  due: Due;
+  attempt: DeliveryAttempt | null;
+  made: Made;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Deliveries are loaded, and their attempts logged, in batches of what the attempts in flight ask for:
+ * one query (or transaction) per batch instead of several per delivery. A batch goes as soon as the
+ * one before it has ended (a group commit): nothing waits while the database is idle, and under load
+ * each batch takes whatever came in meanwhile.
+ */
+function batches<K, V>(work: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = (keys: readonly K[]) => {
+    const batch = work(keys);
+    running = batch.catch(() => undefined);
+    return batch;
+  };
+  return new DataLoader(run, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => void running.then(() => setImmediate(dispatch)) });
+}
+
+/**
+ * One attempt of one delivery, whoever makes it (the fan-out its first, the delivery worker the
+ * retries): a POST of the stored body signed in the endpoint's format, a fresh signature per attempt,
+ * only a 2xx within WEBHOOK_TIMEOUT counts, and the attempt logged (and counted from that log), with
+ * where it leaves its delivery on the RetrySchedule, before the delivery counts as attempted.
+ */
+@Injectable()
+export class Attempts implements OnApplicationShutdown {
+  private readonly secrets: SecretBox;
+  private readonly opened = new Map<string, string>();
+  private readonly agent: Agent;
+  private readonly due = batches<string, Due | null>((ids) => this.loadDue(ids));
+  private readonly logged = batches<Attempted, void>((attempted) => this.record(attempted));
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly schedule: RetrySchedule,
+  ) {
+    this.secrets = new SecretBox(config.ENCRYPTION_KEY);
+    this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS);
+  }
+
+  /** After the fan-out and the worker ended their attempts (beforeApplicationShutdown). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** The delivery if it is still pending, with what its next attempt needs; null otherwise. */
+  load(deliveryId: string): Promise<Due | null> {
+    return this.due.load(deliveryId);
+  }
+
+  /** Makes the next attempt of a delivery and logs it. */
+  async make(due: Due): Promise<Made> {
+    return this.log(await this.attempt(due));
+  }
+
+  /** Makes the next attempt of a delivery (the POST, a slot's work), to be logged with log(). */
+  async attempt(due: Due): Promise<Attempted> {
+    if (due.body === null) return { due, attempt: null, made: { status: 'failed', reason: 'The event body is gone' }, nextAttemptAt: null };
+    const attempt = due.made + 1;
+    const started = this.clock.now();
+    const outcome = await this.post(due, due.body, started);
+    const logged = { deliveryId: due.id, attempt, attemptedAt: started, ...outcome, durationMs: Date.now() - started.getTime() };
+    if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
+      return { due, attempt: logged, made: { status: 'succeeded' }, nextAttemptAt: null };
+    }
+    const delayMs = this.schedule.delayAfter(attempt);
+    if (delayMs === null) return { due, attempt: logged, made: { status: 'failed', reason: `Given up after ${attempt} attempts` }, nextAttemptAt: null };
+    const reason = outcome.error ?? `Answered ${outcome.statusCode}`;
+    return { due, attempt: logged, made: { status: 'pending', reason, delayMs }, nextAttemptAt: new Date(Date.now() + delayMs) };
+  }
+
+  /** Logs an attempt and moves its delivery on; where it left the delivery. */
+  async log(attempted: Attempted): Promise<Made> {
+    await this.logged.load(attempted);
+    return attempted.made;
+  }
+
+  /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
+  private async loadDue(ids: readonly string[]): Promise<(Due | null)[]> {
+    const rows: Due[] = await this.db.query(
+      `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
+         w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
+         (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made,
+         NOT EXISTS (SELECT 1 FROM deliveries s WHERE s.event_id = d.event_id AND s.status = 'pending' AND s.id <> d.id) AS alone
+       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE d.id = ANY ($1::text[]) AND d.status = 'pending'`,
+      [ids],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * Logs a batch of attempts and moves their deliveries on: ended (succeeded or given up), or waiting
+   * for the next attempt. An event's body is deleted once every delivery of it has ended: at once for
+   * an event with one delivery, in one statement; for an event that several endpoints get, after its
+   * deliveries ended one at a time (their events locked, in one order so that batches never deadlock),
+   * by a statement after the lock, in the same transaction, so that the last one sees the others ended.
+   */
+  private async record(outcomes: readonly Attempted[]): Promise<void[]> {
+    const attempts = outcomes.flatMap((outcome) => (outcome.attempt ? [outcome.attempt] : []));
+    const ended = outcomes.filter((outcome) => outcome.made.status !== 'pending');
+    const alone = ended.filter((outcome) => outcome.due.alone).map((outcome) => outcome.due.eventId);
+    const shared = [...new Set(ended.filter((outcome) => !outcome.due.alone).map((outcome) => outcome.due.eventId))].sort();
+    const write = async (manager: EntityManager) => {
+      await manager.query(
+        `WITH locked AS (SELECT id FROM events WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE),
+         logged AS (
+           INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+           SELECT a.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+             AS a (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+           -- A delivery whose endpoint was deleted meanwhile went with it, and must not fail the batch.
+           JOIN deliveries d ON d.id = a.delivery_id
+         ),
+         moved AS (
+           UPDATE deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
+             finished_at = CASE WHEN v.status = 'pending' THEN NULL ELSE $11::timestamptz END
+           FROM unnest($8::text[], $9::text[], $10::timestamptz[]) AS v (id, status, next_attempt_at) WHERE d.id = v.id
+         ),
+         cleared AS (UPDATE events SET body = NULL WHERE id = ANY ($12::text[]))
+         SELECT count(*) FROM locked`,
+        [
+          shared,
+          attempts.map((row) => row.deliveryId),
+          attempts.map((row) => row.attempt),
+          attempts.map((row) => row.attemptedAt),
+          attempts.map((row) => row.statusCode),
+          attempts.map((row) => row.error),
+          attempts.map((row) => row.durationMs),
+          outcomes.map((outcome) => outcome.due.id),
+          outcomes.map((outcome) => outcome.made.status),
+          outcomes.map((outcome) => outcome.nextAttemptAt),
+          this.clock.now(),
+          alone,
+        ],
+      );
+      if (shared.length === 0) return;
+      await manager.query(
+        `UPDATE events SET body = NULL WHERE id = ANY ($1::text[])
+         AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_id = events.id AND status = 'pending')`,
+        [shared],
+      );
+    };
+    // One statement needs no transaction of its own.
+    await (shared.length ? this.db.transaction(write) : write(this.db.manager));
+    return outcomes.map(() => undefined);
+  }
+
+  /**
+   * A sealed secret, opened once per sealing rather than once per attempt: the endpoint is still read
+   * with every delivery, and a rotation seals a new secret, so nothing here outlives a change.
+   */
+  private open(sealed: Buffer): string {
+    const key = sealed.toString('latin1');
+    let secret = this.opened.get(key);
+    if (secret === undefined) {
+      if (this.opened.size >= OPENED_SECRETS) this.opened.clear();
+      secret = this.secrets.open(sealed);
+      this.opened.set(key, secret);
+    }
+    return secret;
+  }
+
+  /** One attempt: the status code, or what went wrong (never the response body, never the secret). */
+  private async post(due: Due, body: string, now: Date): Promise<{ statusCode: number | null; error: string | null }> {
+    const problem = webhookUrlProblem(due.url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
+    const secrets = [this.open(due.secret)];
+    if (due.previousSecret && due.previousSecretUntil && due.previousSecretUntil > now) {
+      secrets.push(this.open(due.previousSecret));
+    }
+    try {
+      const response = await request(due.url, {
+        method: 'POST',
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.config.WEBHOOK_TIMEOUT),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'waitlist-webhooks/1',
+          ...signingHeaders(due.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
+          'service-event': due.eventType,
+          'service-delivery': due.id,
+        },
+      });
+      // The answer's body does not matter; read at most a little of it and let the rest go.
+      await response.body.dump({ limit: 4096 }).catch(() => undefined);
+      return { statusCode: response.statusCode, error: null };
+    } catch (error) {
+      const { name, code, message } = error as { name?: string; code?: string; message?: string };
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
+      return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
+    }
+  }
+}
