@@ -12,7 +12,7 @@ import { alternate, atMost, Measure, report, seconds } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** The delivery worker's concurrency per process, which the baseline uses too. */
+/** The webhooks app's slots for first attempts per process, which the baseline uses too. */
 const CONCURRENCY = 50;
 
 /**
