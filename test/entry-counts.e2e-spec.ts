@@ -24,8 +24,8 @@ describe('kept entry counts and line buckets', () => {
   async function expectCountsExact(): Promise<void> {
     const [kept, counted, keptBuckets, countedBuckets] = await Promise.all([
       stack.db.query(
-        `SELECT product_id, mode, pending::int, confirmed::int, invited::int, redeemed::int FROM entry_counts
-         WHERE pending + confirmed + invited + redeemed > 0 ORDER BY 1, 2`,
+        `SELECT product_id, mode, sum(pending)::int AS pending, sum(confirmed)::int AS confirmed, sum(invited)::int AS invited, sum(redeemed)::int AS redeemed
+         FROM entry_counts GROUP BY 1, 2 HAVING sum(pending + confirmed + invited + redeemed) > 0 ORDER BY 1, 2`,
       ),
       stack.db.query(
         `SELECT product_id, mode, count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'confirmed')::int AS confirmed,

@@ -76,7 +76,7 @@ export async function seedEntries(db: DataSource, options: ScaleOptions): Promis
        FROM entries, LATERAL (VALUES ('entry.created', created_at), ('entry.confirmed', confirmed_at),
                                      ('entry.invited', invited_at), ('entry.redeemed', redeemed_at)) AS happened(type, at)
        WHERE product_id = $1 AND mode = $2 AND at IS NOT NULL GROUP BY 3, 4
-       ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + excluded.count`,
+       ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + excluded.count`,
       [productId, mode],
     );
     await manager.query(

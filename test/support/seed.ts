@@ -36,7 +36,7 @@ export async function seedHistory(db: DataSource, scope: Scope, count: number, p
     `INSERT INTO daily_event_counts (product_id, mode, day, type, count)
      SELECT product_id, mode, (created_at AT TIME ZONE 'UTC')::date, type, count(*) FROM events
      WHERE product_id = $1 AND mode = $2 AND id LIKE 'evt\_%\_ent\_' || $3 || '%' GROUP BY 1, 2, 3, 4
-     ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + excluded.count`,
+     ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + excluded.count`,
     [scope.productId, scope.mode, prefix],
   );
   await db.query(

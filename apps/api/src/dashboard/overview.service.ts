@@ -33,14 +33,16 @@ export class OverviewService {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
     const [[kept], events] = await Promise.all([
-      // Kept by the entries' triggers (migration EntryCounts1763870400000): one row, however long the list.
+      // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
+      // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
-        'SELECT pending::int, confirmed::int, invited::int, redeemed::int FROM entry_counts WHERE product_id = $1 AND mode = $2',
+        `SELECT sum(pending)::int AS pending, sum(confirmed)::int AS confirmed, sum(invited)::int AS invited, sum(redeemed)::int AS redeemed
+         FROM entry_counts WHERE product_id = $1 AND mode = $2`,
         [productId, mode],
       ),
       this.db.query<{ day: string; type: keyof typeof SERIES; count: number }[]>(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, count FROM daily_event_counts
-         WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type = ANY($4)`,
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, sum(count)::int AS count FROM daily_event_counts
+         WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type = ANY($4) GROUP BY day, type`,
         [productId, mode, first.toISOString().slice(0, 10), Object.keys(SERIES)],
       ),
     ]);

@@ -135,7 +135,7 @@ export class LineService {
   async standingOf(entry: EntryRecord): Promise<Standing> {
     const place = await this.placeInLine(entry);
     const [{ length, invited }]: { length: number; invited: number }[] = await this.db.query(
-      `SELECT COALESCE((SELECT confirmed::int FROM entry_counts WHERE product_id = $1 AND mode = $2), 0) AS length,
+      `SELECT (SELECT COALESCE(sum(confirmed), 0)::int FROM entry_counts WHERE product_id = $1 AND mode = $2) AS length,
               (SELECT COALESCE(sum(count), 0)::int FROM daily_event_counts
                WHERE product_id = $1 AND mode = $2 AND type = 'entry.invited' AND day > (now() AT TIME ZONE 'UTC')::date - $3::int) AS invited`,
       [entry.productId, entry.mode, WAIT_WINDOW_DAYS],

@@ -81,8 +81,9 @@ export class SignupsService {
   /**
    * A new address's entry, its entry.created event (the rows recordEvents writes: the event, its
    * fan-out job, the day's count) and its confirmation mail's outbox row, in one statement, committed
-   * without another round trip: the day's count is a row that every sign-up of the product shares, and
-   * its lock is held until the commit. False when the address is on the list already (nothing changed).
+   * without another round trip: the day's count (and, at the commit, the product's count of pending
+   * entries) is a row that the sign-ups of the product on this connection's stripe share, and its lock
+   * is held until the commit. False when the address is on the list already (nothing changed).
    */
   private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean): Promise<boolean> {
     const now = this.clock.now();
@@ -103,7 +104,7 @@ export class SignupsService {
        ), day AS (
          INSERT INTO daily_event_counts (product_id, mode, day, type, count)
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
-         ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + 1
+         ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
        )
        SELECT id FROM entry`,
       [

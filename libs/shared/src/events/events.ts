@@ -67,10 +67,11 @@ export async function recordEvents(
     envelopes.map((envelope) => ({ id: envelope.id, productId: scope.productId, mode: scope.mode, type, createdAt: now, body: JSON.stringify(envelope) })),
   );
   await enqueueEach(manager, QueueName.Webhooks, 'fan-out', envelopes.map((envelope) => ({ eventId: envelope.id })), now);
-  // Last, as every event of a product and day shares this row: its lock is held only until the commit.
+  // Last, as the events of a product and day on this connection's stripe (CounterStripes1763884800000)
+  // share this row: its lock is held only until the commit.
   await manager.query(
     `INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5)
-     ON CONFLICT (product_id, mode, day, type) DO UPDATE SET count = daily_event_counts.count + EXCLUDED.count`,
+     ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + EXCLUDED.count`,
     [scope.productId, scope.mode, now, type, envelopes.length],
   );
   return envelopes;
