@@ -1,18 +1,19 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, describeDuration, jobRunner, newToken, QueueName, QueueProcessor, workOnOutboxJob } from '@app/shared';
+import { APP_CONFIG, AppConfig, describeDuration, jobRunner, newToken, OutboxJobs, QueueName, QueueProcessor } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
 
 const SEND_BOUND_MS = 30_000;
 
-@Processor(QueueName.Mail, { concurrency: 10 })
+@Processor(QueueName.Mail, { concurrency: 50 })
 export class ConfirmationProcessor extends QueueProcessor {
   protected readonly jobs = jobRunner(QueueName.Mail, {
-    confirmation: (job) => workOnOutboxJob(this.db, job, () => this.sendConfirmation(job.data.entryId)),
+    confirmation: (job) => this.outbox.work(job, () => this.sendConfirmation(job.data.entryId)),
   });
+  private readonly outbox: OutboxJobs;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -20,6 +21,7 @@ export class ConfirmationProcessor extends QueueProcessor {
     private readonly sender: MailSender,
   ) {
     super();
+    this.outbox = new OutboxJobs(db);
   }
 
   /**

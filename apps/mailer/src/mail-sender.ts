@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, hashToken, newToken, Product } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, newToken, Product, TokenPurpose } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { setMaxListeners } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
@@ -35,23 +35,37 @@ export class MailSender {
     options: { confirmTokens: string[]; signal?: AbortSignal },
   ): Promise<boolean> {
     const unsubscribe = newToken();
-    const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' })), { token: unsubscribe, purpose: 'unsubscribe' }];
-    const [found]: { email: string; name: string; sender_name: string | null }[] = await this.db.query(
-      `WITH entry AS (
-         SELECT e.id, e.email, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
-         WHERE e.id = $1 AND e.state = 'pending' FOR KEY SHARE OF e
-       ), stored AS (
-         INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
-         SELECT token.hash, entry.id, token.purpose, $4 FROM entry, unnest($2::bytea[], $3::text[]) AS token (hash, purpose)
-       )
-       SELECT email, name, sender_name FROM entry`,
-      [entryId, tokens.map(({ token }) => hashToken(token)), tokens.map(({ purpose }) => purpose), this.clock.now()],
-    );
+    const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
+    const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
-    const product = { name: found.name, senderName: found.sender_name };
-    await this.handOver({ id: entryId, email: found.email }, product, (url) => content(product, url), unsubscribe, options.signal);
+    await this.handOver({ id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options.signal);
     return true;
   }
+
+  /**
+   * sendToPending's statement for the mails being prepared at the same time, one per batch: the
+   * entries still pending (locked against deletion, in id order, until it ends) with their products'
+   * names, and each mail's token hashes stored for its entry.
+   */
+  private readonly storeForPending = groupCommits<{ entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] }, { email: string; product: MailProduct } | null>(
+    async (mails) => {
+      const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
+      const rows: { id: string; email: string; name: string; sender_name: string | null }[] = await this.db.query(
+        `WITH entry AS (
+           SELECT e.id, e.email, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
+           WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
+         ), stored AS (
+           INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
+           SELECT token.hash, entry.id, token.purpose, $5
+           FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
+         )
+         SELECT id, email, name, sender_name FROM entry`,
+        [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), this.clock.now()],
+      );
+      const pending = new Map(rows.map((row) => [row.id, { email: row.email, product: { name: row.name, senderName: row.sender_name } }]));
+      return mails.map((mail) => pending.get(mail.entryId) ?? null);
+    },
+  );
 
   /**
    * Mails to several entries of one product: stores their unsubscribe tokens and what `store` adds

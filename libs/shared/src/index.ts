@@ -3,6 +3,7 @@ export * from './config/config.module';
 export * from './config/durations';
 export * from './database/data-source';
 export * from './database/entities';
+export * from './database/group-commits';
 export * from './domain/clock';
 export * from './domain/email';
 export * from './domain/entry';
