@@ -1,12 +1,10 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
-import DataLoader from 'dataloader';
+import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { Agent, request } from 'undici';
 import { safeAgent } from './safe-agent';
 
-const MAX_BATCH = 200;
 /** Opened secrets kept; past that the memo starts again. */
 const OPENED_SECRETS = 1000;
 
@@ -40,34 +38,19 @@ export interface Attempted {
 }
 
 /**
- * Deliveries are loaded, and their attempts logged, in batches of what the attempts in flight ask for:
- * one query (or transaction) per batch instead of several per delivery. A batch goes as soon as the
- * one before it has ended (a group commit): nothing waits while the database is idle, and under load
- * each batch takes whatever came in meanwhile.
- */
-function batches<K, V>(work: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = (keys: readonly K[]) => {
-    const batch = work(keys);
-    running = batch.catch(() => undefined);
-    return batch;
-  };
-  return new DataLoader(run, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => void running.then(() => setImmediate(dispatch)) });
-}
-
-/**
  * One attempt of one delivery, whoever makes it (the fan-out its first, the delivery worker the
  * retries): a POST of the stored body signed in the endpoint's format, a fresh signature per attempt,
  * only a 2xx within WEBHOOK_TIMEOUT counts, and the attempt logged (and counted from that log), with
- * where it leaves its delivery on the RetrySchedule, before the delivery counts as attempted.
+ * where it leaves its delivery on the RetrySchedule, before the delivery counts as attempted. Loads
+ * and logs are group commits of what the attempts in flight ask for (groupCommits).
  */
 @Injectable()
 export class Attempts implements OnApplicationShutdown {
   private readonly secrets: SecretBox;
   private readonly opened = new Map<string, string>();
   private readonly agent: Agent;
-  private readonly due = batches<string, Due | null>((ids) => this.loadDue(ids));
-  private readonly logged = batches<Attempted, void>((attempted) => this.record(attempted));
+  private readonly due = groupCommits<string, Due | null>((ids) => this.loadDue(ids));
+  private readonly logged = groupCommits<Attempted, void>((attempted) => this.record(attempted));
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -86,7 +69,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** The delivery if it is still pending, with what its next attempt needs; null otherwise. */
   load(deliveryId: string): Promise<Due | null> {
-    return this.due.load(deliveryId);
+    return this.due(deliveryId);
   }
 
   /** Makes the next attempt of a delivery and logs it. */
@@ -112,7 +95,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** Logs an attempt and moves its delivery on; where it left the delivery. */
   async log(attempted: Attempted): Promise<Made> {
-    await this.logged.load(attempted);
+    await this.logged(attempted);
     return attempted.made;
   }
 
