@@ -91,8 +91,11 @@ export class CommandQueue extends Queue {
     private readonly redis: Redis,
   ) {
     super(name, { connection: redis, prefix });
-    // Failures surface on the calls that fail; an idle reconnect needs no log line.
+    // Failures surface on the calls that fail; an idle reconnect needs no log line. The connection gets
+    // a listener of its own: BullMQ takes its away on close, and a connection caught mid-connect by the
+    // close still reports its failed ready check, which ioredis would print as an unhandled error.
     this.on('error', () => undefined);
+    redis.on('error', () => undefined);
   }
 
   static open(name: string, config: { REDIS_URL: string; QUEUE_PREFIX: string }): CommandQueue {
