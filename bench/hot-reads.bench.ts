@@ -3,7 +3,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { alternate, atLeast, Measure, perSecond, report } from './support/harness';
+import { alternate, atLeast, Measure, perSecond, report, stopBaseline } from './support/harness';
 import { AppProcess } from '../test/support/processes';
 import { seedHistory } from '../test/support/seed';
 import { Stack } from '../test/support/stack';
@@ -64,11 +64,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
   });
 
   afterAll(async () => {
-    if (baseline?.exitCode === null) {
-      const exited = new Promise((resolve) => baseline.once('exit', resolve));
-      baseline.kill('SIGTERM');
-      await exited;
-    }
+    await stopBaseline(baseline);
     await api?.stop();
     await stack?.stop();
   });

@@ -6,7 +6,7 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { freePort } from '../test/support/throwaway-redis';
 import { waitFor } from '../test/support/wait';
-import { alternate, atLeast, Measure, perSecond, report } from './support/harness';
+import { alternate, atLeast, Measure, perSecond, report, stopBaseline } from './support/harness';
 
 const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -54,11 +54,7 @@ describe('public sign-ups with their confirmation mail', () => {
     await waitFor(() => fetch(`${baselineUrl}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start', { timeoutMs: 60_000 });
   });
   afterAll(async () => {
-    if (baseline?.exitCode === null) {
-      const exited = new Promise((resolve) => baseline.once('exit', resolve));
-      baseline.kill('SIGTERM');
-      await exited;
-    }
+    await stopBaseline(baseline);
     await api?.stop();
     await mailer?.stop();
     await stack?.stop();

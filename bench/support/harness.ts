@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -71,3 +73,11 @@ export const atLeast = (ratio: number, bound: number) => ({ ratio, target: `≥ 
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export const perSecond = (rate: number) => `${Math.round(rate).toLocaleString('en-US')}/s`;
+
+/** Stops a baseline's process with SIGTERM and waits for it to exit (so that a --cpu-prof profile gets written). */
+export async function stopBaseline(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
