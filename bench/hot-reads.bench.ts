@@ -1,9 +1,8 @@
 import autocannon from 'autocannon';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { alternate, atLeast, Measure, perSecond, report, stopBaseline } from './support/harness';
+import { alternate, atLeast, cpuMs, Measure, median, perSecond, report, rssMb, stopBaseline } from './support/harness';
 import { AppProcess } from '../test/support/processes';
 import { seedHistory } from '../test/support/seed';
 import { Stack } from '../test/support/stack';
@@ -14,6 +13,8 @@ const ENTRIES = 100_000;
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.HOT_READS_ROUNDS ?? 3);
 const SECONDS = Number(process.env.HOT_READS_SECONDS ?? 5);
+/** While profiling: only the reads whose work names contain this text. */
+const ONLY = process.env.HOT_READS_ONLY ?? '';
 /** Far above what 50 connections reach here, so nothing is refused, but every request is counted. */
 const RATE_LIMIT_API = '1000000/1s';
 const RSS_MARK_MB = 200;
@@ -87,8 +88,9 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     { work: 'list, first page', request: () => ({ method: 'GET', path: '/api/v1/entries' }) },
   ];
 
-  /** Requests per second of `seconds` of load; every answer must be a 200. */
-  async function load(url: string, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure & { kind: 'rate' }> {
+  /** Requests per second of `seconds` of load, and the server's CPU per request; every answer must be a 200. */
+  async function load(url: string, pid: number, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure & { kind: 'rate'; cpuUs: number }> {
+    const cpuBefore = cpuMs(pid);
     const result = await autocannon({
       url,
       connections: CONNECTIONS,
@@ -105,41 +107,47 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     if (result.non2xx || result.errors || result.timeouts) {
       throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
     }
-    return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds) };
+    return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds), cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total };
   }
 
   it('reports requests per second against the bare server, then the api’s RSS', async () => {
-    for (const { work, request } of reads) {
+    const chosen = reads.filter(({ work }) => work.includes(ONLY));
+    for (const { work, request } of chosen) {
       // A short warm-up of each side (JIT, pools, caches) before the measured rounds.
-      await load(baselineUrl, request, 1);
-      await load(api.url, request, 1);
+      await load(baselineUrl, baseline.pid!, request, 1);
+      await load(api.url, api.child.pid!, request, 1);
       const seen = { baseline: [] as number[], service: [] as number[] };
-      const measured = (side: keyof typeof seen, url: string) => async () => {
-        const measure = await load(url, request);
+      const cpu = { baseline: [] as number[], service: [] as number[] };
+      const measured = (side: keyof typeof seen, url: string, pid: number) => async () => {
+        const measure = await load(url, pid, request);
         seen[side].push(measure.perSecond);
+        cpu[side].push(measure.cpuUs);
         return measure;
       };
-      const rounds = await alternate(ROUNDS, measured('baseline', baselineUrl), measured('service', api.url));
+      const rounds = await alternate(ROUNDS, measured('baseline', baselineUrl, baseline.pid!), measured('service', api.url, api.child.pid!));
       const listed = (rates: number[]) => rates.map(perSecond).join(', ');
+      const microseconds = (values: number[]) => `${Math.round(median(values))} µs`;
       report({
         work: `${work}, ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`,
         baseline: 'bare Fastify + pg, keys in memory',
         baselineValue: perSecond(rounds.baseline),
         serviceValue: perSecond(rounds.service),
         ...atLeast(rounds.ratio, 0.85),
-        note: `rounds: baseline ${listed(seen.baseline)}; service ${listed(seen.service)}`,
+        note:
+          `rounds: baseline ${listed(seen.baseline)}; service ${listed(seen.service)}; ` +
+          `server CPU per request (median): baseline ${microseconds(cpu.baseline)}, service ${microseconds(cpu.service)}`,
       });
     }
-    const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))![1]) / 1024;
+    const rss = rssMb(api.child.pid!);
     report({
       work: 'api RSS after the hot-read run',
       baseline: 'the mark',
       baselineValue: `${RSS_MARK_MB} MB`,
-      serviceValue: `${Math.round(rssMb)} MB`,
-      ratio: rssMb / RSS_MARK_MB,
+      serviceValue: `${Math.round(rss)} MB`,
+      ratio: rss / RSS_MARK_MB,
       target: `≤ ${RSS_MARK_MB} MB`,
-      pass: rssMb <= RSS_MARK_MB,
-      note: `the api process's resident memory after ${reads.length} × ${ROUNDS + 1} runs of ${CONNECTIONS} connections: ${Math.round(rssMb)} MB`,
+      pass: rss <= RSS_MARK_MB,
+      note: `the api process's resident memory after ${chosen.length} × ${ROUNDS + 1} runs of ${CONNECTIONS} connections: ${Math.round(rss)} MB`,
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** What a benchmark measures: a time (lower is better) or a rate (higher is better). */
@@ -80,4 +80,15 @@ export async function stopBaseline(child: ChildProcess | undefined): Promise<voi
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
   await exited;
+}
+
+/** The CPU time (user and system) a process has used so far, in ms: /proc counts it in ticks of 10 ms. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A process's resident memory now, in MB. */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }

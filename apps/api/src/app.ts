@@ -12,6 +12,7 @@ import { renderMessagePage } from './common/html';
 import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
+import { registerInvitationChecks } from './invitations/invitation-checks';
 import { registerQueueBoard } from './dashboard/queue-board';
 
 const BODY_LIMIT = 64 * 1024;
@@ -61,6 +62,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   deferJsonErrors(fastify);
+  registerInvitationChecks(app);
   await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
   return app;
 }

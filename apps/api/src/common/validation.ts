@@ -22,22 +22,29 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where
 }
 
 /**
- * The JSON body of an API request, parsed with a schema. It runs after the guards, so that
- * authentication is checked before validation (DESIGN.md §3).
+ * The JSON body of an API request, parsed with a schema. Read after the key check (the decorators run
+ * after the guards), so that authentication is checked before validation (DESIGN.md §3).
  */
-const JsonBodyParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
+export function jsonBody<T extends z.ZodType>(schema: T, request: FastifyRequest): z.output<T> {
   const type = String(request.headers['content-type'] ?? '');
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError('invalid_request', 'Send the request body as application/json.');
   }
-  return parseInput(shape, request.body, 'body');
-});
+  return parseInput(schema, request.body, 'body');
+}
 
-const QueryParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return parseInput(shape, request.query, 'query');
-});
+/** The query parameters of a request, parsed with a schema. */
+export function query<T extends z.ZodType>(schema: T, request: FastifyRequest): z.output<T> {
+  return parseInput(schema, request.query, 'query');
+}
+
+const JsonBodyParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) =>
+  jsonBody(shape, context.switchToHttp().getRequest<FastifyRequest>()),
+);
+
+const QueryParam = createParamDecorator(({ shape }: { shape: z.ZodType }, context: ExecutionContext) =>
+  query(shape, context.switchToHttp().getRequest<FastifyRequest>()),
+);
 
 // Nest takes a decorator argument with a transform() method for a pipe (zod schemas have one) and
 // { schema } for its own validation; ours goes in { shape } so that parseInput gives our error body.

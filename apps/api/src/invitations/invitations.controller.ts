@@ -1,10 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { Entry } from '@app/shared';
 import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import { Idempotent } from '../common/idempotency.interceptor';
-import { JsonBody, Query } from '../common/validation';
-import { CodeCheck, EMAIL_ONLY, INVITE_NEXT, InvitedAnswer, InviteNextResult, TOKEN } from './invitations.dto';
+import { JsonBody } from '../common/validation';
+import { CodeCheck, INVITE_NEXT, InviteNextResult, TOKEN } from './invitations.dto';
 import { InvitationsService } from './invitations.service';
 
 @Controller('api/v1')
@@ -33,28 +33,10 @@ export class InvitationsController {
     return this.invitations.reinvite(scope, id);
   }
 
-  @Post('invited')
-  @HttpCode(200)
-  invited(@Scope() scope: KeyScope, @JsonBody(EMAIL_ONLY) email: string): Promise<InvitedAnswer> {
-    return this.invitations.isInvited(scope, email);
-  }
-
-  @Post('invites/verify')
-  @HttpCode(200)
-  verify(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
-    return this.invitations.verify(scope, body.token);
-  }
-
   @Post('invites/redeem')
   @HttpCode(200)
   @Idempotent(TOKEN)
   redeem(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
     return this.invitations.redeem(scope, body.token);
-  }
-
-  /** The older form, kept for existing callers; POST keeps the address out of access logs. */
-  @Get('invited')
-  invitedByQuery(@Scope() scope: KeyScope, @Query(EMAIL_ONLY) email: string): Promise<InvitedAnswer> {
-    return this.invitations.isInvited(scope, email);
   }
 }

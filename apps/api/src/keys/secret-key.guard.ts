@@ -27,12 +27,17 @@ export class SecretKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
+    request.keyScope = await this.scopeOf(request, !this.reflector.get<boolean>(NO_RATE_LIMIT, context.getHandler()));
+    return true;
+  }
+
+  /** The request's product and mode by its key (else 401), once its rate limit let it through (else 429). */
+  async scopeOf(request: FastifyRequest, rateLimited = true): Promise<KeyScope> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const scope = match ? await this.keys.authenticate(match[1], 'secret') : null;
     if (!scope) throw new ApiError('unauthorized', 'Send a valid secret key as Authorization: Bearer sk_….');
-    request.keyScope = scope;
-    if (!this.reflector.get<boolean>(NO_RATE_LIMIT, context.getHandler())) await this.limits.apiRequestWith(scope.keyId);
-    return true;
+    if (rateLimited) await this.limits.apiRequestWith(scope.keyId);
+    return scope;
   }
 }
 
