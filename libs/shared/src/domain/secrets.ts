@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key' | 'usr' | 'lh';
 
@@ -12,9 +12,9 @@ export function newToken(prefix = ''): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
-/** Tokens and keys are stored only as their SHA-256 hash. */
+/** Tokens and keys are stored only as their SHA-256 hash (every API request hashes its key: the one-shot form). */
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return hash('sha256', token, 'buffer');
 }
 
 const REFERRAL_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
