@@ -8,12 +8,14 @@ import { AppProcess } from '../test/support/processes';
 import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { alternate, atMost, Measure, report, seconds } from './support/harness';
+import { alternate, atMost, Measure, report, reportMemory, seconds } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The webhooks app's slots for first attempts per process, which the baseline uses too. */
 const CONCURRENCY = 50;
+/** The webhooks app's mark of issue 12 (the same as the mailer's). */
+const RSS_MARK_MB = 150;
 
 /**
  * 10,000 webhook deliveries to a local receiver, from the commit of their events (events and outbox
@@ -55,6 +57,7 @@ describe('webhook deliveries', () => {
       ...atMost(result.ratio, 1.5),
       note: DELIVERIES === 10_000 ? undefined : `${DELIVERIES} deliveries (BENCH_DELIVERIES)`,
     });
+    reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
   });
 
   async function baseline(): Promise<Measure> {

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { alternate, atLeast, cpuMs, Measure, median, perSecond, report, rssMb, stopBaseline } from './support/harness';
+import { alternate, atLeast, cpuMs, Measure, median, perSecond, report, reportMemory, stopBaseline } from './support/harness';
 import { AppProcess } from '../test/support/processes';
 import { seedHistory } from '../test/support/seed';
 import { Stack } from '../test/support/stack';
@@ -138,16 +138,6 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
           `server CPU per request (median): baseline ${microseconds(cpu.baseline)}, service ${microseconds(cpu.service)}`,
       });
     }
-    const rss = rssMb(api.child.pid!);
-    report({
-      work: 'api RSS after the hot-read run',
-      baseline: 'the mark',
-      baselineValue: `${RSS_MARK_MB} MB`,
-      serviceValue: `${Math.round(rss)} MB`,
-      ratio: rss / RSS_MARK_MB,
-      target: `≤ ${RSS_MARK_MB} MB`,
-      pass: rss <= RSS_MARK_MB,
-      note: `the api process's resident memory after ${chosen.length} × ${ROUNDS + 1} runs of ${CONNECTIONS} connections: ${Math.round(rss)} MB`,
-    });
+    reportMemory('api RSS after the hot-read run', api.child.pid!, RSS_MARK_MB, `the api process's resident memory after ${chosen.length} × ${ROUNDS + 1} runs of ${CONNECTIONS} connections`);
   });
 });

@@ -41,8 +41,11 @@ Try it:
   curl -H 'Authorization: Bearer ${demo.keys.test.secret}' '${base}/api/v1/entries?email=you@example.com'
 `);
 
+// Each app as its start script runs it (the workers' heap limits are there).
+const { scripts } = require('../package.json');
 const apps = ['api', 'mailer', 'webhooks'].map((name) => {
-  const child = spawn('node', [path.join(root, `dist/apps/${name}/src/main.js`)], { cwd: root, env, stdio: 'inherit' });
+  const [node, ...args] = scripts[`start:${name}`].split(' ');
+  const child = spawn(node, args, { cwd: root, env, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping the others.`);

@@ -89,6 +89,21 @@ export function cpuMs(pid: number): number {
 }
 
 /** A process's resident memory now, in MB. */
-export function rssMb(pid: number): number {
+function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/** A row for a process's resident memory now, against its mark. */
+export function reportMemory(work: string, pid: number, markMb: number, note: string): void {
+  const rss = rssMb(pid);
+  report({
+    work,
+    baseline: 'the mark',
+    baselineValue: `${markMb} MB`,
+    serviceValue: `${Math.round(rss)} MB`,
+    ratio: rss / markMb,
+    target: `≤ ${markMb} MB`,
+    pass: rss <= markMb,
+    note: `${note}: ${Math.round(rss)} MB`,
+  });
 }

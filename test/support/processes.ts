@@ -1,6 +1,7 @@
 import type { AppConfig } from '@app/shared';
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { scripts } from '../../package.json';
 import { AppName } from './stack';
 import { freePort } from './throwaway-redis';
 import { waitFor } from './wait';
@@ -18,7 +19,10 @@ export class AppProcess {
   /** `env`: variables beyond the config's connections (e.g. rate limits); `nodeArgs`: e.g. --cpu-prof. */
   static async start(name: AppName, config: AppConfig, options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<AppProcess> {
     const port = await freePort();
-    const child = spawn('node', [...(options.nodeArgs ?? []), join(__dirname, '..', '..', 'dist', 'apps', name, 'src', 'main.js')], {
+    // As its start script runs it (the workers' heap limits are there), with the test's own node arguments first.
+    const [node, ...args] = scripts[`start:${name}`].split(' ');
+    const child = spawn(node, [...(options.nodeArgs ?? []), ...args], {
+      cwd: join(__dirname, '..', '..'),
       env: {
         PATH: process.env.PATH,
         [name === 'api' ? 'PORT' : 'HEALTH_PORT']: String(port),
