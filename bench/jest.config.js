@@ -8,5 +8,6 @@ module.exports = {
   testRegex: '\\.bench\\.ts$',
   globalSetup: '<rootDir>/bench/support/global-setup.ts',
   reporters: ['default', '<rootDir>/bench/support/table-reporter.js'],
+  testSequencer: '<rootDir>/bench/support/scale-last.js',
   testTimeout: 1_800_000,
 };
