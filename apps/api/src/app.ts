@@ -12,8 +12,8 @@ import { renderMessagePage } from './common/html';
 import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
-import { registerInvitationChecks } from './invitations/invitation-checks';
 import { registerQueueBoard } from './dashboard/queue-board';
+import { registerInvitationChecks } from './invitations/invitation-checks';
 
 const BODY_LIMIT = 64 * 1024;
 
