@@ -253,7 +253,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(board.text).toContain('<div id="root">');
     const queues = await page('/admin/queues/api/queues', operator);
     expect(queues.status).toBe(200);
-    expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations', 'mail', 'webhooks']);
+    expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations']);
   });
 
   it('an operator retries and cleans failed jobs through the board', async () => {

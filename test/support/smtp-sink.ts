@@ -18,6 +18,8 @@ export class SmtpSink {
   readonly mails: SinkMail[] = [];
   /** Recipients to refuse with a 550, as a mail server would for an unknown mailbox. */
   readonly refuse = new Set<string>();
+  /** Recipients to put off with a 451, as greylisting or a full mailbox would for a while. */
+  readonly defer = new Set<string>();
   /** Runs when a mail's data has arrived, before the server accepts it. */
   beforeAccept: ((mail: SinkMail) => Promise<void> | void) | undefined;
   /** Runs once the server has sent its 250 for a mail. */
@@ -33,6 +35,9 @@ export class SmtpSink {
         if (this.refuse.has(address.address.toLowerCase())) {
           const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
           return callback(error);
+        }
+        if (this.defer.has(address.address.toLowerCase())) {
+          return callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
         }
         callback();
       },

@@ -15,7 +15,6 @@ export * from './invitations/record-handover';
 export * from './nest/database.module';
 export * from './nest/queues.module';
 export * from './outbox/outbox';
-export * from './outbox/outbox-relay';
 export * from './queues/contract';
 export * from './queues/redis';
 export * from './queues/restore';

@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AppConfig, CommandQueue, QueueName } from '@app/shared';
+import { AppConfig, CommandQueue, JOB_QUEUES } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { DashboardAuthService } from './dashboard-auth.service';
 import { sessionToken } from './cookies';
@@ -9,7 +9,7 @@ import { sessionToken } from './cookies';
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
 /**
- * Bull Board at /admin/queues, showing every queue of the three apps, for operators only. It lives in
+ * Bull Board at /admin/queues, showing every BullMQ queue of the apps, for operators only. It lives in
  * an encapsulated Fastify plugin whose onRequest hook checks the session, which covers the board's
  * pages and its API alike (its Nest middleware does not hold on Fastify). The queues hold every
  * product's jobs, so a team member gets the 404 of an unknown path, as if there were no board; without
@@ -18,7 +18,7 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
  * accompanies from another site.
  */
 export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
-  const queues = Object.values(QueueName).map((name) => CommandQueue.open(name, config));
+  const queues = JOB_QUEUES.map((name) => CommandQueue.open(name, config));
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter: board });

@@ -7,20 +7,20 @@ const job = (name: string, data: object = {}) => ({ name, data }) as Job;
 describe(jobRunner.name, () => {
   it('fails at once, naming the queue and the job, when a job name of the queue has no handler', () => {
     // @ts-expect-error a missing handler fails the typecheck too
-    expect(() => jobRunner(QueueName.Mail, {})).toThrow('No handler for the mail jobs confirmation');
-    const holey = { confirmation: undefined } as unknown as JobHandlers<QueueName.Mail>;
-    expect(() => jobRunner(QueueName.Mail, holey)).toThrow(/No handler for the mail jobs confirmation/);
+    expect(() => jobRunner(QueueName.Deliveries, {})).toThrow('No handler for the deliveries jobs deliver');
+    const holey = { deliver: undefined } as unknown as JobHandlers<QueueName.Deliveries>;
+    expect(() => jobRunner(QueueName.Deliveries, holey)).toThrow(/No handler for the deliveries jobs deliver/);
   });
 
   it('runs each job by the handler of its name', async () => {
     const seen: string[] = [];
-    const run = jobRunner(QueueName.Mail, {
-      confirmation: async (confirmation) => {
-        seen.push(confirmation.data.entryId);
+    const run = jobRunner(QueueName.Deliveries, {
+      deliver: async (delivery) => {
+        seen.push(delivery.data.deliveryId);
       },
     });
-    await run(job('confirmation', { entryId: 'ent_1' }));
-    expect(seen).toEqual(['ent_1']);
+    await run(job('deliver', { deliveryId: 'dlv_1' }));
+    expect(seen).toEqual(['dlv_1']);
   });
 
   it('fails a job of an unknown name for good, and a failing handler with its own error', async () => {

@@ -1,31 +1,15 @@
-import { DynamicModule, Global, INestApplicationContext, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { JobsOptions } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { Clock } from '../domain/clock';
 import { DatabaseModule } from './database.module';
 import { QueuesModule } from './queues.module';
-import { OutboxRelay } from '../outbox/outbox-relay';
 import { QueueName } from '../queues/contract';
-import { CommandQueue } from '../queues/redis';
 import { startHealthServer } from './health-server';
 import { RedisClient } from './redis-client';
-
-/**
- * The outbox relay of one queue, started and stopped with the app that owns the queue. It adds jobs
- * through a connection of its own that fails at once while Redis is away (rows then wait in the outbox).
- */
-export function outboxRelayProvider(queue: QueueName, jobOptions: (name: string) => JobsOptions): Provider {
-  return {
-    provide: OutboxRelay,
-    inject: [getDataSourceToken(), APP_CONFIG],
-    useFactory: (db: DataSource, config: AppConfig) =>
-      new OutboxRelay(db, CommandQueue.open(queue, config), jobOptions, config.RECONCILE_INTERVAL),
-  };
-}
 
 /** Runs a worker app: a Nest application context, plus /healthz and /readyz when HEALTH_PORT is set. */
 export async function runWorker(moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {

@@ -3,6 +3,11 @@
  * jobs already waiting in Redis under the old name. Payloads carry ids, never secrets or codes.
  */
 export enum QueueName {
+  /**
+   * Confirmation mails, which live in the outbox alone: the mailer claims their rows from PostgreSQL
+   * in batches, with no BullMQ job (a confirmation job an older version left in Redis is not run; its
+   * row is).
+   */
   Mail = 'mail',
   /** Invitations the API waits for: one attempt each, never re-run after a stall. */
   Invitations = 'invitations',
@@ -42,6 +47,9 @@ export interface JobsOf {
     deliver: { deliveryId: string };
   };
 }
+
+/** The queues whose work travels as BullMQ jobs (the others' work is only in the outbox), as Bull Board shows them. */
+export const JOB_QUEUES = [QueueName.Invitations, QueueName.Deliveries] as const;
 
 export type JobName<Q extends QueueName> = keyof JobsOf[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobsOf[Q][N];

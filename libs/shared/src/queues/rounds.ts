@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 const AFTER_FAILURE_MS = 1000;
 
 /**
- * Background rounds of a worker app (the outbox relay, the reconcilers): each runs again `next(result)`
+ * Background rounds of a worker app (the outbox claims, the reconciler): each runs again `next(result)`
  * ms after it ended, a failed round is logged and tried again a little later, and stop() ends them all
  * and waits for the rounds under way.
  */

@@ -7,8 +7,10 @@ export class OutboxMessage {
   @Column('text') name!: string;
   @Column('jsonb') data!: object;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
-  /** When the relay last handed the row to its queue; null until it has. */
+  /** Set by an older version's relay when it made the row a BullMQ job; null on every row now. */
   @Column('timestamp with time zone', { name: 'published_at', precision: 3, nullable: true }) publishedAt!: Date | null;
-  /** While a consumer works on the row's job; the reconciler leaves it alone until then. */
+  /** A confirmation mail's: while a mailer sends it, or until its next attempt is due. */
   @Column('timestamp with time zone', { name: 'leased_until', precision: 3, nullable: true }) leasedUntil!: Date | null;
+  /** A confirmation mail's attempts begun. */
+  @Column('smallint', { default: 0 }) attempts!: number;
 }

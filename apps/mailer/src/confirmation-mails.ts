@@ -1,0 +1,122 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig, describeDuration, groupCommits, newToken, QueueName, Rounds } from '@app/shared';
+import { UnrecoverableError } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { MailSender } from './mail-sender';
+import { confirmationMail } from './mails/confirmation';
+
+/** Confirmation mails in flight per process: enough to keep the SMTP pool busy. */
+const SLOTS = 50;
+const IDLE_MS = 100;
+/** How long a claimed row is the claiming mailer's; a mailer that died leaves its rows this long. */
+export const CONFIRMATION_LEASE_MS = 2 * 60_000;
+/** A handover is given up well within the lease, so that no second mailer takes a mail still being sent. */
+const SEND_BOUND_MS = 30_000;
+/** While SMTP fails temporarily: 12 attempts, 15 s after the first and doubling, the last after about 8.5 hours. */
+export const CONFIRMATION_ATTEMPTS = 12;
+const FIRST_RETRY_MS = 15_000;
+/** The rows that are due, in due order then row order, from their index (outbox_mail_due). */
+const DUE = `COALESCE(leased_until, '-infinity')`;
+
+interface Claimed {
+  id: string;
+  entryId: string;
+  attempts: number;
+}
+
+/**
+ * Sends the confirmation mails that sign-ups leave in the outbox, straight from its rows, with no job
+ * in Redis: a mailer claims due rows in batches (SKIP LOCKED: any number of mailers may run), as many
+ * as it has free slots, and the claim leases them, so that rows of a mailer that died are taken again
+ * when their lease ends. A mail handed over (or whose entry is gone or no longer pending) deletes its
+ * row; a temporary failure leaves the row waiting for its next attempt; a permanent refusal or the
+ * last attempt gives it up. The deletions of the mails in flight are one statement per batch.
+ */
+@Injectable()
+export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ConfirmationMails.name);
+  private readonly rounds = new Rounds(this.logger);
+  private readonly sending = new Set<Promise<void>>();
+  private roomMade: (() => void) | undefined;
+  private closing = false;
+  private readonly remove = groupCommits<string, void>(async (rowIds) => {
+    await this.db.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
+    return rowIds.map(() => undefined);
+  });
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: MailSender,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.closing = false;
+    this.rounds.start('Confirmation mails', () => this.claimOnce(), (more) => (more ? 0 : IDLE_MS));
+  }
+
+  /** Claims nothing more and lets the mails under way end (each within SEND_BOUND_MS). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    this.roomMade?.();
+    await this.rounds.stop();
+    await Promise.allSettled(this.sending);
+  }
+
+  /** Waits until half the slots are free, then claims as many mails as there are; whether more may be due. */
+  private async claimOnce(): Promise<boolean> {
+    while (this.sending.size > SLOTS / 2 && !this.closing) await new Promise<void>((resolve) => (this.roomMade = resolve));
+    if (this.closing) return false;
+    const room = SLOTS - this.sending.size;
+    const claimed: Claimed[] = (
+      await this.db.query(
+        `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
+         WHERE id IN (
+           SELECT id FROM outbox WHERE queue = '${QueueName.Mail}' AND ${DUE} < now() ORDER BY ${DUE}, id LIMIT $1 FOR UPDATE SKIP LOCKED
+         ) RETURNING id, data->>'entryId' AS "entryId", attempts`,
+        [room, CONFIRMATION_LEASE_MS],
+      )
+    )[0];
+    for (const mail of claimed) {
+      const work = this.send(mail).finally(() => {
+        this.sending.delete(work);
+        this.roomMade?.();
+      });
+      this.sending.add(work);
+    }
+    return claimed.length === room;
+  }
+
+  private async send(mail: Claimed): Promise<void> {
+    try {
+      try {
+        await this.sendConfirmation(mail.entryId);
+      } catch (error) {
+        if (!(error instanceof UnrecoverableError) && mail.attempts < CONFIRMATION_ATTEMPTS) {
+          const retryInMs = FIRST_RETRY_MS * 2 ** (mail.attempts - 1);
+          await this.db.query(`UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond' WHERE id = $1`, [mail.id, retryInMs]);
+          return;
+        }
+        this.logger.warn(`Confirmation mail to ${mail.entryId} given up after ${mail.attempts} attempt(s)`);
+      }
+      await this.remove(mail.id);
+    } catch (error) {
+      this.logger.warn(`Confirmation mail to ${mail.entryId} is left until its lease ends: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The confirmation mail of a pending entry. Its links' tokens are made here, so that no code is ever
+   * stored in the clear; each mail gets its own, and older mails' links keep working.
+   */
+  private async sendConfirmation(entryId: string): Promise<void> {
+    const confirm = newToken();
+    const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
+    const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
+    await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
+      confirmTokens: [confirm],
+      signal: AbortSignal.timeout(SEND_BOUND_MS),
+    });
+  }
+}
