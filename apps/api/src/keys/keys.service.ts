@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiKey, Clock, hashToken, KeyKind, Mode, newId, newToken } from '@app/shared';
+import { ApiKey, Clock, hashToken, hashTokenHex, KeyKind, Mode, newId, newToken } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope, ProductScope } from '../common/scope';
 import { KEY_REVOKED_CHANNEL, KeyCache } from './key-cache';
@@ -73,15 +73,14 @@ export class KeysService {
   /** The scope of a valid, unrevoked key of the given kind, or null. */
   async authenticate(key: string, kind: KeyKind): Promise<KeyScope | null> {
     if (!key.startsWith(kind === 'secret' ? 'sk_' : 'pk_') || key.length > 200) return null;
-    const hash = hashToken(key);
-    const hex = hash.toString('hex');
+    const hex = hashTokenHex(key);
     const now = this.clock.now().getTime();
     let known = this.cache.get(hex);
     if (!known) {
       const version = this.cache.version;
       const found = await this.db
         .getRepository(ApiKey)
-        .findOne({ where: { hash, revokedAt: IsNull() }, select: { id: true, productId: true, mode: true, kind: true, lastUsedAt: true } });
+        .findOne({ where: { hash: Buffer.from(hex, 'hex'), revokedAt: IsNull() }, select: { id: true, productId: true, mode: true, kind: true, lastUsedAt: true } });
       if (!found) return null;
       known = { scope: { keyId: found.id, productId: found.productId, mode: found.mode }, kind: found.kind, touchedAt: found.lastUsedAt?.getTime() ?? 0 };
       this.cache.set(hex, known, version);

@@ -1,4 +1,4 @@
-import { hashToken, newId, newReferralCode, newToken } from './secrets';
+import { hashToken, hashTokenHex, newId, newReferralCode, newToken } from './secrets';
 
 describe('secrets', () => {
   it('tokens carry 256 random bits, URL-safe, with an optional prefix', () => {
@@ -9,6 +9,7 @@ describe('secrets', () => {
 
   it('hashes are SHA-256 of the whole token', () => {
     expect(hashToken('abc').toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashTokenHex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
   it('ids are prefixed', () => expect(newId('ent')).toMatch(/^ent_[0-9a-f]{24}$/));

@@ -12,9 +12,14 @@ export function newToken(prefix = ''): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
-/** Tokens and keys are stored only as their SHA-256 hash (every API request hashes its key: the one-shot form). */
+/** Tokens and keys are stored only as their SHA-256 hash. */
 export function hashToken(token: string): Buffer {
   return hash('sha256', token, 'buffer');
+}
+
+/** hashToken as hex, for in-memory lookups: Node makes it at a third of the cost of the Buffer. */
+export function hashTokenHex(token: string): string {
+  return hash('sha256', token, 'hex');
 }
 
 const REFERRAL_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
