@@ -1,4 +1,4 @@
-import { RedisClient } from '@app/shared';
+import { Metrics, RedisClient } from '@app/shared';
 import { RateLimits } from '../apps/api/src/common/rate-limits';
 import { bearer, joinLine } from './support/flows';
 import { Stack } from './support/stack';
@@ -44,7 +44,7 @@ describe('API rate limits', () => {
     try {
       await waitFor(() => clients.every((client) => client.status === 'ready'), 'Redis connections');
       const sent = clients.map((client) => jest.spyOn(client, 'sendCommand'));
-      const replicas = clients.map((client) => new RateLimits(client, config));
+      const replicas = clients.map((client) => new RateLimits(client, config, new Metrics(config)));
       const answers = await Promise.all(
         Array.from({ length: points * 3 }, (_, i) => replicas[i % 2].apiRequestWith('key_shared').then(() => 'passed', (error: { code: string }) => error.code)),
       );

@@ -13,6 +13,7 @@ import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
+import { registerMetrics } from './health/metrics';
 import { registerInvitationChecks } from './invitations/invitation-checks';
 
 const BODY_LIMIT = 64 * 1024;
@@ -63,6 +64,7 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   const fastify = app.getHttpAdapter().getInstance();
   deferJsonErrors(fastify);
   registerInvitationChecks(app);
+  registerMetrics(app);
   await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
   return app;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, newToken, Product, TokenPurpose } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { setMaxListeners } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
@@ -10,18 +10,28 @@ import { MailContent } from './mails/layout';
 /** What a mail needs of its entry and of its product. */
 export type MailEntry = Pick<EntryRecord, 'id' | 'email'>;
 export type MailProduct = Pick<Product, 'name' | 'senderName'>;
+/** What a mail is, as its metrics count it. */
+type MailKind = 'confirmation' | 'invitation';
 
 /** What every mail to an entry shares: its own unsubscribe link and headers, the sender, error handling. */
 @Injectable()
 export class MailSender {
   private readonly logger = new Logger(MailSender.name);
+  private readonly mails;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly transport: MailTransport,
     private readonly clock: Clock,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.mails = metrics.counter({
+      name: 'waitlist_mails_total',
+      help: 'Mails by kind and outcome: handed over to SMTP, refused for good (5xx), or failed for now',
+      labelNames: ['kind', 'outcome'],
+    });
+  }
 
   /**
    * The mail of a pending entry, in one statement before the handover: the entry (locked against
@@ -38,7 +48,7 @@ export class MailSender {
     const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
     const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
-    await this.handOver({ id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options.signal);
+    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options.signal);
     return true;
   }
 
@@ -97,7 +107,7 @@ export class MailSender {
     if (options.signal) setMaxListeners(0, options.signal);
     const sent = await Promise.all(
       present.map((entry) =>
-        this.handOver(entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options.signal).then(
+        this.handOver('invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options.signal).then(
           () => entry,
           () => undefined,
         ),
@@ -107,7 +117,14 @@ export class MailSender {
   }
 
   /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
-  private async handOver(entry: MailEntry, product: MailProduct, content: (unsubscribeUrl: string) => MailContent, unsubscribe: string, signal?: AbortSignal): Promise<void> {
+  private async handOver(
+    kind: MailKind,
+    entry: MailEntry,
+    product: MailProduct,
+    content: (unsubscribeUrl: string) => MailContent,
+    unsubscribe: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
       await this.transport.send({
@@ -117,10 +134,12 @@ export class MailSender {
         headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         signal,
       });
+      this.mails.inc({ kind, outcome: 'handed_over' });
     } catch (error) {
       // A 5xx for the recipient will not change on retry; anything else (a 4xx, a dropped connection) may.
       const { permanent, responseCode, code } = error as { permanent?: boolean; responseCode?: number; code?: string };
       this.logger.warn(`Mail to ${entry.id} not handed over: ${code ?? 'error'} ${responseCode ?? ''}`.trim());
+      this.mails.inc({ kind, outcome: permanent ? 'refused' : 'failed' });
       if (permanent) throw new UnrecoverableError(`SMTP refused the mail permanently (${responseCode})`);
       throw error;
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { Agent, request } from 'undici';
 import { safeAgent } from './safe-agent';
@@ -13,6 +13,8 @@ export interface Due {
   id: string;
   eventId: string;
   eventType: string;
+  /** When the event happened: a delivery's latency is counted from here. */
+  eventCreatedAt: Date;
   /** Null only if it was deleted under a pending delivery. */
   body: string | null;
   url: string;
@@ -28,6 +30,9 @@ export interface Due {
 
 /** Where an attempt left its delivery: ended, or pending for `delayMs` until the next one. */
 export type Made = { status: 'succeeded' } | { status: 'failed'; reason: string } | { status: 'pending'; reason: string; delayMs: number };
+
+/** An attempt's outcome label: where it left its delivery. */
+const OUTCOMES: Record<Made['status'], string> = { succeeded: 'succeeded', pending: 'retrying', failed: 'given_up' };
 
 /** An attempt made (none if the body is gone), not yet logged, and where it leaves its delivery. */
 export interface Attempted {
@@ -51,15 +56,28 @@ export class Attempts implements OnApplicationShutdown {
   private readonly agent: Agent;
   private readonly due = groupCommits<string, Due | null>((ids) => this.loadDue(ids));
   private readonly logged = groupCommits<Attempted, void>((attempted) => this.record(attempted));
+  private readonly attempts;
+  private readonly latency;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly schedule: RetrySchedule,
+    metrics: Metrics,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
     this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    this.attempts = metrics.counter({
+      name: 'waitlist_delivery_attempts_total',
+      help: 'Delivery attempts logged, by attempt number and where they left the delivery: succeeded, retrying or given_up',
+      labelNames: ['attempt', 'outcome'],
+    });
+    this.latency = metrics.histogram({
+      name: 'waitlist_delivery_latency_seconds',
+      help: 'From an event to the 2xx of its delivery, retries included',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 43_200],
+    });
   }
 
   /** After the fan-out and the worker ended their attempts (beforeApplicationShutdown). */
@@ -96,13 +114,16 @@ export class Attempts implements OnApplicationShutdown {
   /** Logs an attempt and moves its delivery on; where it left the delivery. */
   async log(attempted: Attempted): Promise<Made> {
     await this.logged(attempted);
-    return attempted.made;
+    const { made, attempt, due } = attempted;
+    if (attempt) this.attempts.inc({ attempt: attempt.attempt, outcome: OUTCOMES[made.status] });
+    if (made.status === 'succeeded') this.latency.observe((this.clock.now().getTime() - due.eventCreatedAt.getTime()) / 1000);
+    return made;
   }
 
   /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
   private async loadDue(ids: readonly string[]): Promise<(Due | null)[]> {
     const rows: Due[] = await this.db.query(
-      `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
+      `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
          w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
          (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made,
          NOT EXISTS (SELECT 1 FROM deliveries s WHERE s.event_id = d.event_id AND s.status = 'pending' AND s.id <> d.id) AS alone

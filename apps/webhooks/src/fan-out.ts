@@ -102,7 +102,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
              SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
            ) RETURNING data->>'eventId' AS event_id, data->>'endpointId' AS endpoint_id
          )
-         SELECT c.event_id AS "eventId", e.type AS "eventType", e.body, w.id AS "endpointId", w.url, w.secret,
+         SELECT c.event_id AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.id AS "endpointId", w.url, w.secret,
            w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat"
          FROM claimed c
          LEFT JOIN events e ON e.id = c.event_id AND e.body IS NOT NULL

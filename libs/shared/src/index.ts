@@ -24,6 +24,7 @@ export * from './nest/health-server';
 export * from './nest/worker';
 export * from './nest/redis-client';
 export * from './nest/queue-processor';
+export * from './metrics/metrics';
 export * from './domain/invitations';
 export * from './domain/webhooks';
 export * from './domain/retry-schedule';

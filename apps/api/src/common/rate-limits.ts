@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, RateLimit, RedisClient } from '@app/shared';
+import { APP_CONFIG, AppConfig, Metrics, RateLimit, RedisClient } from '@app/shared';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from './api-error';
@@ -93,7 +93,14 @@ export class RateLimits {
   private readonly signupIp: Limiter;
   private readonly signupAddress: Limiter;
 
-  constructor(redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
+  private readonly rejections;
+
+  constructor(redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig, metrics: Metrics) {
+    this.rejections = metrics.counter({
+      name: 'waitlist_rate_limit_rejections_total',
+      help: 'Requests refused with 429 (api, signup) and confirmation mails withheld (signup_address), by limit',
+      labelNames: ['limit'],
+    });
     const prefix = `${config.QUEUE_PREFIX}:rl`;
     this.api = new Limiter(redis, `${prefix}:api`, config.RATE_LIMIT_API);
     this.signupIp = new Limiter(redis, `${prefix}:signup-ip`, config.RATE_LIMIT_SIGNUP);
@@ -103,24 +110,29 @@ export class RateLimits {
   /** API requests per secret key: over the limit is 429 rate_limited with Retry-After. */
   async apiRequestWith(keyId: string): Promise<void> {
     const wait = await this.api.take(keyId);
-    if (wait !== null) throw rateLimited(`Too many requests with this key; try again in ${wait} s.`, wait);
+    if (wait !== null) throw this.rejected('api', `Too many requests with this key; try again in ${wait} s.`, wait);
   }
 
   /** Public sign-ups per IP: over the limit is 429 rate_limited with Retry-After. */
   async signupFromIp(ip: string): Promise<void> {
     const wait = await this.signupIp.take(ip);
-    if (wait !== null) throw rateLimited(`Too many sign-ups from this address; try again in ${wait} s.`, wait);
+    if (wait !== null) throw this.rejected('signup', `Too many sign-ups from this address; try again in ${wait} s.`, wait);
   }
 
   /** Confirmation mails per address: false when this address has had its share for now. */
   async confirmationMailFor(scopeAndEmail: string): Promise<boolean> {
-    return (await this.signupAddress.take(scopeAndEmail)) === null;
+    if ((await this.signupAddress.take(scopeAndEmail)) === null) return true;
+    this.rejections.inc({ limit: 'signup_address' });
+    return false;
   }
 
   /** A confirmation mail granted by confirmationMailFor that did not go out after all. */
   async returnConfirmationMail(scopeAndEmail: string): Promise<void> {
     await this.signupAddress.giveBack(scopeAndEmail);
   }
-}
 
-const rateLimited = (message: string, seconds: number) => new ApiError('rate_limited', message, { retryAfterSeconds: seconds });
+  private rejected(limit: 'api' | 'signup', message: string, seconds: number): ApiError {
+    this.rejections.inc({ limit });
+    return new ApiError('rate_limited', message, { retryAfterSeconds: seconds });
+  }
+}

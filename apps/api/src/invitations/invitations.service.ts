@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, EntryState, hashToken, INVITATION_WAIT_MS, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, EntryState, hashToken, INVITATION_WAIT_MS, Metrics, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
@@ -28,12 +28,21 @@ const HOLD_MS = INVITATION_WAIT_MS + 5_000;
  */
 @Injectable()
 export class InvitationsService {
+  private readonly outcomes;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly mailer: InvitationMailer,
     private readonly line: LineService,
     private readonly clock: Clock,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.outcomes = metrics.counter({
+      name: 'waitlist_invitations_total',
+      help: 'Entries an invite, reinvite or invite-next request asked to invite, by outcome: invited, or mail_failed',
+      labelNames: ['outcome'],
+    });
+  }
 
   /** Invites a confirmed entry: 200 with the entry once the mail was handed over, else 502 mail_failed. */
   async invite(scope: ProductScope, id: string): Promise<Entry> {
@@ -177,6 +186,9 @@ export class InvitationsService {
     const elsewhere: { id: string }[] = lost.length
       ? await this.db.query(`SELECT id FROM entries WHERE id = ANY($1) AND invited_by_request = $2`, [lost, requestId])
       : [];
-    return [...rows.filter((row) => row.sent).map((row) => row.id), ...elsewhere.map((row) => row.id)];
+    const sent = [...rows.filter((row) => row.sent).map((row) => row.id), ...elsewhere.map((row) => row.id)];
+    this.outcomes.inc({ outcome: 'invited' }, sent.length);
+    this.outcomes.inc({ outcome: 'mail_failed' }, ids.length - sent.length);
+    return sent;
   }
 }

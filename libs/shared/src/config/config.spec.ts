@@ -29,12 +29,13 @@ describe(loadConfig.name, () => {
 
   it('names every bad variable and what it expects', () => {
     const load = () =>
-      loadConfig({ PORT: 'eighty', WEBHOOK_TIMEOUT: '5 seconds', RATE_LIMIT_API: '100', SMTP_URL: 'mail.example.com', ENCRYPTION_KEY: 'short' });
+      loadConfig({ PORT: 'eighty', WEBHOOK_TIMEOUT: '5 seconds', RATE_LIMIT_API: '100', SMTP_URL: 'mail.example.com', ENCRYPTION_KEY: 'short', METRICS_TOKEN: 'secret' });
     expect(load).toThrow(/PORT: expected a port number/);
     expect(load).toThrow(/WEBHOOK_TIMEOUT: expected a duration like 5s/);
     expect(load).toThrow(/RATE_LIMIT_API: expected requests per window like 100\/1s/);
     expect(load).toThrow(/SMTP_URL: expected a smtp: or smtps: URL/);
     expect(load).toThrow(/ENCRYPTION_KEY: expected 32 random bytes in base64 \(openssl rand -base64 32\)/);
+    expect(load).toThrow(/METRICS_TOKEN: expected at least 16 characters \(openssl rand -hex 16\)/);
   });
 
   it('refuses to run in production without ENCRYPTION_KEY or SMTP_URL, and accepts proper ones', () => {

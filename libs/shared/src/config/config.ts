@@ -74,6 +74,7 @@ const schema = z
     RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
     RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),
     TRUST_PROXY: bool.default(false),
+    METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (openssl rand -hex 16)').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {

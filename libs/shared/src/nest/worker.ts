@@ -5,13 +5,14 @@ import type { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { Clock } from '../domain/clock';
+import { Metrics } from '../metrics/metrics';
 import { DatabaseModule } from './database.module';
 import { QueuesModule } from './queues.module';
 import { QueueName } from '../queues/contract';
 import { startHealthServer } from './health-server';
 import { RedisClient } from './redis-client';
 
-/** Runs a worker app: a Nest application context, plus /healthz and /readyz when HEALTH_PORT is set. */
+/** Runs a worker app: a Nest application context, plus /healthz, /readyz and /metrics when HEALTH_PORT is set. */
 export async function runWorker(moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(moduleFor(config), {
@@ -21,10 +22,12 @@ export async function runWorker(moduleFor: (config: AppConfig) => object): Promi
   if (config.HEALTH_PORT) {
     const db = app.get<DataSource>(getDataSourceToken());
     const redis = app.get(RedisClient);
-    const server = await startHealthServer(config.HEALTH_PORT, {
-      database: () => db.query('SELECT 1'),
-      redis: () => redis.ping(),
-    });
+    const metrics = app.get(Metrics);
+    const server = await startHealthServer(
+      config.HEALTH_PORT,
+      { database: () => db.query('SELECT 1'), redis: () => redis.ping() },
+      (authorization) => metrics.scrape(authorization),
+    );
     process.once('SIGTERM', () => server.close());
   }
   return app;
@@ -32,7 +35,7 @@ export async function runWorker(moduleFor: (config: AppConfig) => object): Promi
 
 /**
  * What every worker app stands on: its configuration, PostgreSQL, BullMQ for the queues it works, the
- * clock and a Redis command connection. The app's own module imports it and adds its processors.
+ * clock, a Redis command connection and its metrics. The app's own module imports it and adds its processors.
  */
 @Global()
 @Module({})
@@ -41,8 +44,8 @@ export class WorkerFoundationModule {
     return {
       module: WorkerFoundationModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(...queues)],
-      providers: [Clock, RedisClient],
-      exports: [Clock, RedisClient, QueuesModule],
+      providers: [Clock, RedisClient, Metrics],
+      exports: [Clock, RedisClient, Metrics, QueuesModule],
     };
   }
 }
