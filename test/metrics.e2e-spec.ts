@@ -1,12 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine, signUp } from './support/flows';
 import { AppProcess } from './support/processes';
-import { parseExposition, Sample, valueOf } from './support/prometheus';
+import { toolPath } from './support/debian-tools';
+import { declaredNames, parseExposition, Sample, valueOf } from './support/prometheus';
 import { Receiver } from './support/receiver';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
 
 const TOKEN = 'metrics-token-0123456789';
+const OPERATIONS = join(__dirname, '..', 'docs', 'operations');
 
 /** No label may carry an address, a code or key, an entry id or a URL. */
 function expectNothingPersonal(samples: Sample[]): void {
@@ -137,5 +143,32 @@ describe('the workers’ metrics on HEALTH_PORT', () => {
     expect(valueOf(deliveries, 'waitlist_delivery_attempts_total', { attempt: '1', outcome: 'succeeded' })).toBe(1);
     expect(valueOf(deliveries, 'waitlist_delivery_latency_seconds_sum')).toBeGreaterThan(0);
     expectNothingPersonal(deliveries);
+  });
+
+  it('the alert rules and the dashboard query only metrics the apps declare, in PromQL that promtool reads; the rules pass their unit tests', async () => {
+    const texts = await Promise.all([
+      stack.request({ method: 'GET', url: '/metrics', headers: bearer(TOKEN) }).then((answer) => answer.text),
+      ...workers.map((worker) => fetch(`${worker.url}/metrics`, { headers: bearer(TOKEN) }).then((answer) => answer.text())),
+    ]);
+    const declared = new Set(['up', ...texts.flatMap((text) => [...declaredNames(text)])]);
+    const rules = readFileSync(join(OPERATIONS, 'alerts.yml'), 'utf8');
+    const dashboard = JSON.parse(readFileSync(join(OPERATIONS, 'grafana-dashboard.json'), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const queries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    const named = (text: string) => text.match(/\b(waitlist_\w+|process_\w+|nodejs_\w+|up)(?=[{[\s)]|$)/g) ?? [];
+    expect([...named(rules), ...queries.flatMap(named)].filter((name) => !declared.has(name))).toEqual([]);
+    expect(dashboard.panels.length).toBeGreaterThanOrEqual(12);
+
+    const promtool = toolPath('promtool');
+    execFileSync(promtool, ['check', 'rules', 'alerts.yml'], { cwd: OPERATIONS });
+    execFileSync(promtool, ['test', 'rules', 'alerts.test.yml'], { cwd: OPERATIONS });
+    // promtool reads PromQL in rule files: the dashboard's queries as recording rules.
+    const scratch = mkdtempSync(join(tmpdir(), 'dashboard-'));
+    try {
+      const recorded = queries.map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(expr)}`).join('\n');
+      writeFileSync(join(scratch, 'queries.yml'), `groups:\n  - name: dashboard\n    rules:\n${recorded}\n`);
+      execFileSync(promtool, ['check', 'rules', join(scratch, 'queries.yml')]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

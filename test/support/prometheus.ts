@@ -46,3 +46,18 @@ export function valueOf(samples: Sample[], name: string, labels: Record<string, 
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
   return found[0]?.value;
 }
+
+/**
+ * The sample names an exposition declares: each family's name, and for a histogram the names of its
+ * _bucket, _sum and _count series.
+ */
+export function declaredNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('# TYPE ')) continue;
+    const [name, type] = line.slice(7).split(' ');
+    names.add(name);
+    if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(name + suffix);
+  }
+  return names;
+}
