@@ -54,19 +54,14 @@ function kratosRefusal(id: number, reason: string, text: string) {
   return { messages: [{ instance_ptr: '#/traits/email', messages: [{ id, text, type: 'error', context: { reason } }] }] };
 }
 
-// First in the file: Nest's logger stays silent in this process once a silent app has started, and this describe reads the logs.
+// First in the file: Nest's Logger writes through the app created last in this process, and this describe reads the api's logs.
 describe('sign-up hooks when the database is unreachable or slow', () => {
   let stack: Stack;
   let proxy: TcpProxy;
   let product: Product;
-  const written: string[] = [];
-  let restore: () => void;
   const hooks: Record<'closed' | 'open' | 'unread', NewLoginHook> = {} as never;
 
   beforeAll(async () => {
-    const original = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
-    restore = () => (process.stdout.write = original);
     // The api app reaches PostgreSQL through a proxy of this test's own; the test's connection goes straight.
     stack = await Stack.start({ apps: [], env: { LOG_LEVEL: 'trace' } });
     const url = new URL(stack.config.DATABASE_URL);
@@ -83,7 +78,6 @@ describe('sign-up hooks when the database is unreachable or slow', () => {
     hooks.unread = await service.create(scope, { provider: 'supabase', failOpen: true });
   });
   afterAll(async () => {
-    restore();
     proxy.open();
     await stack.stop();
     await proxy.stop();
@@ -131,7 +125,7 @@ describe('sign-up hooks when the database is unreachable or slow', () => {
   }
 
   it('logs each decision it could not make, with the hook’s id and never a secret or an address', () => {
-    const log = written.join('');
+    const log = stack.logs.join('');
     expect(log).toContain(`Sign-up hook ${hooks.closed.id} could not decide`);
     expect(log).toContain('refused (fail closed)');
     expect(log).toContain('let through (fail open)');

@@ -1,29 +1,57 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
-import { bearer, confirmPath, signUp } from './support/flows';
+import { bearer, confirmPath, joinLine, signUp } from './support/flows';
 import { Receiver } from './support/receiver';
 import { linkIn } from './support/smtp-sink';
 import { Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 describe('logs at the most verbose level', () => {
   let stack: Stack;
-  const written: string[] = [];
-  let restore: () => void;
 
   beforeAll(async () => {
-    const original = process.stdout.write.bind(process.stdout);
-    const originalErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
-    restore = () => {
-      process.stdout.write = original;
-      process.stderr.write = originalErr;
-    };
     stack = await Stack.start({ env: { LOG_LEVEL: 'trace', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,100ms' } });
   });
-  afterAll(async () => {
-    restore();
-    await stack.stop();
+  afterAll(() => stack.stop());
+
+  /** Every line of the three apps so far, parsed: each must be one JSON object. */
+  const lines = () => stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('are one JSON line per event, each with its app, level and time', async () => {
+    await stack.request({ method: 'GET', url: '/healthz' });
+    const parsed = lines();
+    expect(new Set(parsed.map((line) => line.app))).toEqual(new Set(['api', 'mailer', 'webhooks']));
+    for (const line of parsed) {
+      expect(line).toEqual(expect.objectContaining({ level: expect.stringMatching(/^(trace|debug|info|warn|error|fatal)$/), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }));
+    }
+    expect(stack.logs.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
+  });
+
+  it('carry the X-Request-Id a request sent, or one made for it, which its answer returns, into the mailer’s lines about its mails', async () => {
+    const product = await stack.createProduct();
+    const sent = await stack.request({ method: 'POST', url: '/public/v1/signups', headers: { 'x-request-id': 'signup-trace-1' }, body: { key: product.keys.test.publishable, email: 'traced@example.com' } });
+    expect(sent.headers['x-request-id']).toBe('signup-trace-1');
+    await stack.mail.waitFor('traced@example.com');
+    const made = await stack.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'a line\nforged' } });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const traced = () => lines().filter((line) => line.requestId === 'signup-trace-1');
+    // One process runs the three apps here, and Nest's Logger writes through the app created last: the
+    // mailer's lines are told by their context (each app is a process of its own in production).
+    await waitFor(() => traced().some((line) => line.context === 'MailSender'), 'the mailer to log the handover');
+    expect(traced().map((line) => [line.context ?? line.app, line.msg])).toEqual(
+      expect.arrayContaining([
+        ['api', 'request completed'],
+        ['MailSender', expect.stringMatching(/^The confirmation mail to ent_\w+ was handed over$/)],
+      ]),
+    );
+    expect(lines().find((line) => line.requestId === made.headers['x-request-id'])).toMatchObject({ app: 'api', url: '/healthz', status: 200 });
+
+    const entry = await joinLine(stack, product.keys.test.publishable, 'invited@example.com');
+    const invited = await stack.request({ method: 'POST', url: `/api/v1/entries/${entry.id}/invite`, headers: { ...bearer(product.keys.test.secret), 'x-request-id': 'invite-trace-1' } });
+    expect([invited.status, invited.headers['x-request-id']]).toEqual([200, 'invite-trace-1']);
+    expect(lines().filter((line) => line.requestId === 'invite-trace-1').map((line) => line.msg)).toContain(`The invitation mail to ${entry.id} was handed over`);
+    expect(stack.logs.join('')).not.toMatch(/(traced|invited)@example\.com/);
   });
 
   it('never show keys, confirmation or unsubscribe tokens, or addresses from query strings', async () => {
@@ -38,7 +66,7 @@ describe('logs at the most verbose level', () => {
     await stack.request({ method: 'GET', url: unsubscribe });
     await stack.request({ method: 'POST', url: unsubscribe });
 
-    const log = written.join('');
+    const log = stack.logs.join('');
     expect(log).toContain('/confirm/[redacted]'); // the request log is on, and redacted
     for (const secret of [
       confirm.split('/').pop()!,
@@ -74,7 +102,7 @@ describe('logs at the most verbose level', () => {
       }
       await receiver.waitFor(4);
 
-      const log = written.join('');
+      const log = stack.logs.join('');
       expect(log).toContain(`${base}/`); // the dashboard's requests are logged
       for (const secret of secrets) {
         expect(log).not.toContain(secret);

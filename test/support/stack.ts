@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, commandOptions, createDataSource, loadConfig, nestLogLevels } from '@app/shared';
+import { AppConfig, commandOptions, createDataSource, createLogger, loadConfig, NestPinoLogger } from '@app/shared';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +34,14 @@ export interface Product {
  */
 export class Stack {
   readonly mail = new SmtpSink();
+  /** Every line the apps logged (at LOG_LEVEL, silent unless a test or TEST_LOG_LEVEL sets it); shown too under TEST_LOG_LEVEL. */
+  readonly logs: string[] = [];
+  private readonly logDestination = {
+    write: (line: string) => {
+      this.logs.push(line);
+      if (process.env.TEST_LOG_LEVEL) process.stdout.write(line);
+    },
+  };
   /** The test's own connection to the stack's database, for assertions. */
   db!: DataSource;
   config!: AppConfig;
@@ -73,12 +81,12 @@ export class Stack {
 
   async startApp(name: AppName): Promise<void> {
     if (name === 'api') {
-      this.api = await createApiApp(this.config);
+      this.api = await createApiApp(this.config, createLogger('api', this.config.LOG_LEVEL, this.logDestination));
       await this.api.getHttpAdapter().getInstance().ready();
       return;
     }
     const module = name === 'mailer' ? MailerModule.register(this.config) : WebhooksModule.register(this.config);
-    const app = await NestFactory.createApplicationContext(module, { logger: nestLogLevels(this.config.LOG_LEVEL) });
+    const app = await NestFactory.createApplicationContext(module, { logger: new NestPinoLogger(createLogger(name, this.config.LOG_LEVEL, this.logDestination)) });
     await app.init();
     this.workers.set(name, app);
   }

@@ -2,9 +2,12 @@ import fastifyCookie from '@fastify/cookie';
 import { RawBodyRequest } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, nestLogLevels } from '@app/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig, createLogger, NestPinoLogger } from '@app/shared';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
 import { wantsPage } from './common/error.filter';
@@ -23,8 +26,17 @@ export function redactUrl(url: string): string {
   return url.replace(/^\/(confirm|unsubscribe)\/[^/?#]+/, '/$1/[redacted]').replace(/\?.*$/, '?[redacted]');
 }
 
-/** The API application, as main.ts runs it and the tests start it. */
-export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
+/** An X-Request-Id we take as it is: short, and nothing a log line could be forged with. */
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** The request's X-Request-Id when it is one we take, else a new one. */
+function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The API application, as main.ts runs it and the tests start it (with a logger of their own). */
+export async function createApiApp(config: AppConfig, logger: Logger = createLogger('api', config.LOG_LEVEL)): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
@@ -39,16 +51,12 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
       void reply.status(400).send({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });
     },
     clientErrorHandler: answerUnreadableRequest,
-    logger: {
-      level: config.LOG_LEVEL,
-      serializers: {
-        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), ip: request.ip }),
-      },
-    },
+    // Should Fastify itself ever log a request, its path is redacted like ours.
+    loggerInstance: logger.child({}, { serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url) }) } }),
+    genReqId: requestIdOf,
+    logController: new RequestLog(logger),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(config), adapter, {
-    logger: nestLogLevels(config.LOG_LEVEL),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(config), adapter, { logger: new NestPinoLogger(logger) });
   // PostgreSQL text cannot hold a NUL, so no id, token or key contains one: such a path parameter names nothing.
   app.useGlobalPipes({
     transform: (value: unknown, metadata: { type: string }) => {
@@ -62,11 +70,35 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
   deferJsonErrors(fastify);
   registerInvitationChecks(app);
   registerMetrics(app);
   await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
   return app;
+}
+
+/**
+ * Fastify's request lines: one per request, when it ends (not Fastify's two), with the method, the path
+ * with tokens and the query string redacted, the status and the time, under the request's requestId,
+ * as on every line logged through request.log. Every answer carries that id in X-Request-Id.
+ */
+class RequestLog extends LogController {
+  constructor(private readonly logger: Logger) {
+    super({ requestIdLogLabel: 'requestId' });
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!this.logger.isLevelEnabled(error ? 'error' : 'info')) return;
+    const line = { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (error) request.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request completed');
+  }
 }
 
 /**

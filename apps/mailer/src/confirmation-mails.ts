@@ -22,6 +22,8 @@ const DUE = `COALESCE(leased_until, '-infinity')`;
 interface Claimed {
   id: string;
   entryId: string;
+  /** The sign-up's X-Request-Id, for the log. */
+  requestId: string | null;
   attempts: number;
 }
 
@@ -74,7 +76,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
         `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
          WHERE id IN (
            SELECT id FROM outbox WHERE queue = '${QueueName.Mail}' AND ${DUE} < now() ORDER BY ${DUE}, id LIMIT $1 FOR UPDATE SKIP LOCKED
-         ) RETURNING id, data->>'entryId' AS "entryId", attempts`,
+         ) RETURNING id, data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId", attempts`,
         [room, CONFIRMATION_LEASE_MS],
       )
     )[0];
@@ -91,18 +93,18 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private async send(mail: Claimed): Promise<void> {
     try {
       try {
-        await this.sendConfirmation(mail.entryId);
+        await this.sendConfirmation(mail);
       } catch (error) {
         if (!(error instanceof UnrecoverableError) && mail.attempts < CONFIRMATION_ATTEMPTS) {
           const retryInMs = FIRST_RETRY_MS * 2 ** (mail.attempts - 1);
           await this.db.query(`UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond' WHERE id = $1`, [mail.id, retryInMs]);
           return;
         }
-        this.logger.warn(`Confirmation mail to ${mail.entryId} given up after ${mail.attempts} attempt(s)`);
+        this.logger.warn({ msg: `The confirmation mail to ${mail.entryId} is given up after ${mail.attempts} attempt(s)`, requestId: mail.requestId });
       }
       await this.remove(mail.id);
     } catch (error) {
-      this.logger.warn(`Confirmation mail to ${mail.entryId} is left until its lease ends: ${(error as Error).message}`);
+      this.logger.warn({ msg: `The confirmation mail to ${mail.entryId} is left until its lease ends: ${(error as Error).message}`, requestId: mail.requestId });
     }
   }
 
@@ -110,13 +112,14 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
    * The confirmation mail of a pending entry. Its links' tokens are made here, so that no code is ever
    * stored in the clear; each mail gets its own, and older mails' links keep working.
    */
-  private async sendConfirmation(entryId: string): Promise<void> {
+  private async sendConfirmation({ entryId, requestId }: Claimed): Promise<void> {
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
     const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
     await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
       confirmTokens: [confirm],
       signal: AbortSignal.timeout(SEND_BOUND_MS),
+      requestId: requestId ?? undefined,
     });
   }
 }

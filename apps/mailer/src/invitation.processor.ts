@@ -47,7 +47,7 @@ export class InvitationProcessor extends QueueProcessor {
    * succeeds or fails on its own; the job fails when none went out.
    */
   private async invite(job: JobOf<QueueName.Invitations, 'invitations'>): Promise<void> {
-    const { entryIds, requestId, deadline, again } = job.data;
+    const { entryIds, requestId, deadline, again, httpRequestId } = job.data;
     const now = this.clock.now();
     const entries = await this.db.getRepository(EntryRecord).findBy({
       id: In(entryIds),
@@ -72,13 +72,16 @@ export class InvitationProcessor extends QueueProcessor {
       store: (manager, present) =>
         manager.getRepository(InviteCode).insert(present.map((entry) => ({ hash: hashToken(codes.get(entry.id)!), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now }))),
       signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
+      requestId: httpRequestId,
     });
     if (sent.length === 0) throw new UnrecoverableError('No mail of the job was handed over');
     const hashes = sent.map((entry) => hashToken(codes.get(entry.id)!));
     const recorded = await this.db.transaction((manager) => recordHandovers(manager, hashes, this.clock.now(), { heldBy: requestId }));
     for (const [index, entry] of sent.entries()) {
       // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
-      if (!recorded[index]) this.logger.error(`The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`);
+      if (!recorded[index]) {
+        this.logger.error({ msg: `The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`, requestId: httpRequestId });
+      }
     }
   }
 }

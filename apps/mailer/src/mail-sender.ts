@@ -42,13 +42,13 @@ export class MailSender {
   async sendToPending(
     entryId: string,
     content: (product: MailProduct, unsubscribeUrl: string) => MailContent,
-    options: { confirmTokens: string[]; signal?: AbortSignal },
+    options: { confirmTokens: string[]; signal?: AbortSignal; requestId?: string },
   ): Promise<boolean> {
     const unsubscribe = newToken();
     const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
     const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
-    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options.signal);
+    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options);
     return true;
   }
 
@@ -87,7 +87,7 @@ export class MailSender {
     entries: EntryRecord[],
     product: Product,
     content: (entry: EntryRecord, unsubscribeUrl: string) => MailContent,
-    options: { store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>; signal?: AbortSignal } = {},
+    options: { store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>; signal?: AbortSignal; requestId?: string } = {},
   ): Promise<EntryRecord[]> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const createdAt = this.clock.now();
@@ -107,7 +107,7 @@ export class MailSender {
     if (options.signal) setMaxListeners(0, options.signal);
     const sent = await Promise.all(
       present.map((entry) =>
-        this.handOver('invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options.signal).then(
+        this.handOver('invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options).then(
           () => entry,
           () => undefined,
         ),
@@ -123,7 +123,7 @@ export class MailSender {
     product: MailProduct,
     content: (unsubscribeUrl: string) => MailContent,
     unsubscribe: string,
-    signal?: AbortSignal,
+    { signal, requestId }: { signal?: AbortSignal; requestId?: string },
   ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
@@ -135,10 +135,11 @@ export class MailSender {
         signal,
       });
       this.mails.inc({ kind, outcome: 'handed_over' });
+      this.logger.log({ msg: `The ${kind} mail to ${entry.id} was handed over`, requestId });
     } catch (error) {
       // A 5xx for the recipient will not change on retry; anything else (a 4xx, a dropped connection) may.
       const { permanent, responseCode, code } = error as { permanent?: boolean; responseCode?: number; code?: string };
-      this.logger.warn(`Mail to ${entry.id} not handed over: ${code ?? 'error'} ${responseCode ?? ''}`.trim());
+      this.logger.warn({ msg: `The ${kind} mail to ${entry.id} was not handed over: ${code ?? 'error'} ${responseCode ?? ''}`.trim(), requestId });
       this.mails.inc({ kind, outcome: permanent ? 'refused' : 'failed' });
       if (permanent) throw new UnrecoverableError(`SMTP refused the mail permanently (${responseCode})`);
       throw error;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { runWorker } from '@app/shared';
 import { MailerModule } from './mailer.module';
 
-runWorker((config) => MailerModule.register(config)).catch((error: Error) => {
+runWorker('mailer', (config) => MailerModule.register(config)).catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
 });

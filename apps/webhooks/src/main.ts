@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { runWorker } from '@app/shared';
 import { WebhooksModule } from './webhooks.module';
 
-runWorker((config) => WebhooksModule.register(config)).catch((error: Error) => {
+runWorker('webhooks', (config) => WebhooksModule.register(config)).catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
 });

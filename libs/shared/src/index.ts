@@ -25,6 +25,7 @@ export * from './nest/worker';
 export * from './nest/redis-client';
 export * from './nest/queue-processor';
 export * from './metrics/metrics';
+export * from './logging/logger';
 export * from './domain/invitations';
 export * from './domain/webhooks';
 export * from './domain/retry-schedule';

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from './api-error';
 import { renderMessagePage } from './html';
@@ -6,16 +6,14 @@ import { renderMessagePage } from './html';
 /** Whatever went wrong, the client gets the error body of DESIGN.md §3 (or a page, on hosted pages). */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const error = this.toApiError(exception);
     if (error.status >= 500) {
-      this.logger.error(`${request.id} ${request.method} ${request.routeOptions.url ?? 'unknown route'}`, (exception as Error)?.stack);
+      request.log.error({ context: 'Errors', route: request.routeOptions.url ?? 'unknown route', stack: (exception as Error)?.stack }, `${request.method} failed`);
     } else {
-      this.logger.debug(`${request.id} ${error.status} ${error.code}`);
+      request.log.debug({ context: 'Errors', status: error.status, code: error.code }, 'refused');
     }
     const { param, retryAfterSeconds } = error.details;
     if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));

@@ -73,7 +73,7 @@ export class DashboardEntriesController {
     await this.entries.record(at.scope, id);
     const page = `${at.base}/entries/${encodeURIComponent(id)}`;
     try {
-      const done = await this.perform(at.scope, id, action, body);
+      const done = await this.perform(at.scope, id, action, body, reply.request.id);
       await this.replies.redirect(reply, done === 'deleted' ? `${at.base}/entries` : `${page}?message=${done}`);
     } catch (error) {
       if (!(error instanceof ApiError) || !entryMessage(error.code)) throw error;
@@ -90,18 +90,18 @@ export class DashboardEntriesController {
   @Post('line/invite-next')
   async inviteNext(@InProduct() at: ProductPage, @Body() body: { count?: unknown }, @Res() reply: FastifyReply): Promise<void> {
     const { count } = parseForm(INVITE_NEXT, { count: digits(body?.count) });
-    const { invited, failed } = await this.invitations.inviteNext(at.scope, count);
+    const { invited, failed } = await this.invitations.inviteNext(at.scope, count, reply.request.id);
     await this.replies.redirectWith(reply, `${at.base}/line`, at.identity, { invitedNext: { invited: invited.length, failed: failed.length } });
   }
 
   /** The action's outcome, as the entry page's ?message= names it ('deleted' leaves no page to show it on). */
-  private async perform(scope: ProductScope, id: string, action: string, body: { places?: unknown }): Promise<string> {
+  private async perform(scope: ProductScope, id: string, action: string, body: { places?: unknown }, requestId: string): Promise<string> {
     switch (action) {
       case 'invite':
-        await this.invitations.invite(scope, id);
+        await this.invitations.invite(scope, id, requestId);
         return 'invited';
       case 'reinvite':
-        await this.invitations.reinvite(scope, id);
+        await this.invitations.reinvite(scope, id, requestId);
         return 'reinvited';
       case 'move-up':
         await this.line.moveUp(scope, id, parseForm(MOVE_UP, { places: digits(body?.places) }).places);

@@ -1,5 +1,6 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { Entry } from '@app/shared';
+import type { FastifyRequest } from 'fastify';
 import type { KeyScope } from '../common/scope';
 import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import { Idempotent } from '../common/idempotency.interceptor';
@@ -15,22 +16,22 @@ export class InvitationsController {
   @Post('entries/invite-next')
   @HttpCode(200)
   @Idempotent(INVITE_NEXT)
-  inviteNext(@Scope() scope: KeyScope, @JsonBody(INVITE_NEXT) body: { count: number }): Promise<InviteNextResult> {
-    return this.invitations.inviteNext(scope, body.count);
+  inviteNext(@Scope() scope: KeyScope, @JsonBody(INVITE_NEXT) body: { count: number }, @Req() request: FastifyRequest): Promise<InviteNextResult> {
+    return this.invitations.inviteNext(scope, body.count, request.id);
   }
 
   @Post('entries/:id/invite')
   @HttpCode(200)
   @Idempotent()
-  invite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
-    return this.invitations.invite(scope, id);
+  invite(@Scope() scope: KeyScope, @Param('id') id: string, @Req() request: FastifyRequest): Promise<Entry> {
+    return this.invitations.invite(scope, id, request.id);
   }
 
   @Post('entries/:id/reinvite')
   @HttpCode(200)
   @Idempotent()
-  reinvite(@Scope() scope: KeyScope, @Param('id') id: string): Promise<Entry> {
-    return this.invitations.reinvite(scope, id);
+  reinvite(@Scope() scope: KeyScope, @Param('id') id: string, @Req() request: FastifyRequest): Promise<Entry> {
+    return this.invitations.reinvite(scope, id, request.id);
   }
 
   @Post('invites/redeem')

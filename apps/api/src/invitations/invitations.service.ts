@@ -45,17 +45,17 @@ export class InvitationsService {
   }
 
   /** Invites a confirmed entry: 200 with the entry once the mail was handed over, else 502 mail_failed. */
-  async invite(scope: ProductScope, id: string): Promise<Entry> {
-    return this.sendInvitation(scope, id, false);
+  async invite(scope: ProductScope, id: string, httpRequestId?: string): Promise<Entry> {
+    return this.sendInvitation(scope, id, false, httpRequestId);
   }
 
   /** A new mail with a new code for an invited entry; the old code stops working once it is handed over. */
-  async reinvite(scope: ProductScope, id: string): Promise<Entry> {
-    return this.sendInvitation(scope, id, true);
+  async reinvite(scope: ProductScope, id: string, httpRequestId?: string): Promise<Entry> {
+    return this.sendInvitation(scope, id, true, httpRequestId);
   }
 
   /** The first `count` entries in line order; concurrent calls never take the same entry. */
-  async inviteNext(scope: ProductScope, count: number): Promise<InviteNextResult> {
+  async inviteNext(scope: ProductScope, count: number, httpRequestId?: string): Promise<InviteNextResult> {
     const requestId = randomUUID();
     const now = this.clock.now();
     const taken = await this.line.takeFront(scope, count, { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now });
@@ -66,7 +66,7 @@ export class InvitationsService {
       while (next < chunks.length) {
         const ids = chunks[next++];
         await this.extendHold(ids, requestId);
-        await this.mailer.send({ entryIds: ids, requestId, again: false });
+        await this.mailer.send({ entryIds: ids, requestId, again: false, httpRequestId });
         for (const id of await this.settle(ids, requestId)) invited.add(id);
       }
     };
@@ -126,9 +126,10 @@ export class InvitationsService {
     return { invited: record?.state === 'invited' || record?.state === 'redeemed' };
   }
 
-  private async sendInvitation(scope: ProductScope, id: string, again: boolean): Promise<Entry> {
+  /** httpRequestId: the X-Request-Id of the request, carried to the mailer's lines about the mail. */
+  private async sendInvitation(scope: ProductScope, id: string, again: boolean, httpRequestId: string | undefined): Promise<Entry> {
     const requestId = await this.hold(scope, id, again);
-    await this.mailer.send({ entryIds: [id], requestId, again });
+    await this.mailer.send({ entryIds: [id], requestId, again, httpRequestId });
     if ((await this.settle([id], requestId)).length === 0) {
       throw new ApiError('mail_failed', 'The invitation mail could not be handed over; nothing was changed. Try again.');
     }

@@ -35,7 +35,7 @@ export class SignupsController {
       throw new ApiError('invalid_request', 'Send the sign-up as application/json or as an HTML form.');
     }
     const input = parseInput(SIGNUP, request.body, 'body');
-    await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip });
+    await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip, requestId: request.id });
     if (isForm) await reply.redirect(`/w/${encodeURIComponent(input.key)}/sent`, 303);
     else await reply.status(202).send({ status: 'received' } satisfies SignupReceived);
   }

@@ -11,6 +11,7 @@ import {
   EntryRecord,
   EntryToken,
   hashToken,
+  JobData,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -27,11 +28,15 @@ import { ApiError } from '../common/api-error';
 import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 
+type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
+
 export interface SignupInput {
   key: string;
   email?: unknown;
   ref?: string;
   ip: string;
+  /** The request's X-Request-Id, carried to the confirmation mail's lines in the mailer's log. */
+  requestId: string;
 }
 
 /** What a hosted confirm page shows about the entry behind its link. */
@@ -73,7 +78,8 @@ export class SignupsService {
     // given back when no mail goes out after all.
     const mailbox = `${scope.productId}:${scope.mode}:${canonicalEmail(email)}`;
     const mailDue = await this.limits.confirmationMailFor(mailbox);
-    const mailed = (await this.insertNew(scope, email, input.ref, mailDue)) ? mailDue : await this.mailAgain(scope, email, mailDue);
+    const mail = { entryId: '', httpRequestId: input.requestId };
+    const mailed = (await this.insertNew(scope, email, input.ref, mailDue, mail)) ? mailDue : await this.mailAgain(scope, email, mailDue, mail);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(mailbox);
     return scope;
   }
@@ -85,7 +91,7 @@ export class SignupsService {
    * entries) is a row that the sign-ups of the product on this connection's stripe share, and its lock
    * is held until the commit. False when the address is on the list already (nothing changed).
    */
-  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean): Promise<boolean> {
+  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean, mail: ConfirmationJob): Promise<boolean> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
@@ -109,7 +115,7 @@ export class SignupsService {
        SELECT id FROM entry`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
-        QueueName.Mail, { entryId: id }, mailDue,
+        QueueName.Mail, { ...mail, entryId: id }, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id },
       ],
@@ -118,7 +124,7 @@ export class SignupsService {
   }
 
   /** A known address: a pending one gets a new mail if one is due, others nothing. True when mailed. */
-  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean): Promise<boolean> {
+  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean, mail: ConfirmationJob): Promise<boolean> {
     return this.db.transaction(async (manager) => {
       const existing = await manager.getRepository(EntryRecord).findOne({
         where: { productId: scope.productId, mode: scope.mode, email },
@@ -127,7 +133,7 @@ export class SignupsService {
       if (existing?.state !== 'pending' || !mailDue) return false;
       const now = this.clock.now();
       await manager.update(EntryRecord, { id: existing.id }, { createdAt: now });
-      await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: existing.id }, now);
+      await enqueue(manager, QueueName.Mail, 'confirmation', { ...mail, entryId: existing.id }, now);
       return true;
     });
   }

@@ -119,11 +119,3 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** Injection token and module-free holder: every app receives its config object explicitly. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
-
-const NEST_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
-const LEVEL_INDEX = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4, trace: 5 } as const;
-
-/** LOG_LEVEL in Nest's terms: the levels to print, or false for none. */
-export function nestLogLevels(level: AppConfig['LOG_LEVEL']): (typeof NEST_LEVELS)[number][] | false {
-  return level === 'silent' ? false : NEST_LEVELS.slice(0, LEVEL_INDEX[level] + 1);
-}

@@ -2,9 +2,10 @@ import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, loadConfig, nestLogLevels } from '../config/config';
+import { APP_CONFIG, AppConfig, loadConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { Clock } from '../domain/clock';
+import { createLogger, NestPinoLogger } from '../logging/logger';
 import { Metrics } from '../metrics/metrics';
 import { DatabaseModule } from './database.module';
 import { QueuesModule } from './queues.module';
@@ -13,11 +14,9 @@ import { startHealthServer } from './health-server';
 import { RedisClient } from './redis-client';
 
 /** Runs a worker app: a Nest application context, plus /healthz, /readyz and /metrics when HEALTH_PORT is set. */
-export async function runWorker(moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
+export async function runWorker(name: 'mailer' | 'webhooks', moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(moduleFor(config), {
-    logger: nestLogLevels(config.LOG_LEVEL),
-  });
+  const app = await NestFactory.createApplicationContext(moduleFor(config), { logger: new NestPinoLogger(createLogger(name, config.LOG_LEVEL)) });
   app.enableShutdownHooks();
   if (config.HEALTH_PORT) {
     const db = app.get<DataSource>(getDataSourceToken());

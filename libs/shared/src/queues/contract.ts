@@ -22,8 +22,11 @@ export enum QueueName {
 
 export interface JobsOf {
   [QueueName.Mail]: {
-    /** The confirmation mail of a pending entry; the mailer makes its tokens. */
-    confirmation: { entryId: string };
+    /**
+     * The confirmation mail of a pending entry; the mailer makes its tokens. httpRequestId: the
+     * X-Request-Id of the sign-up, which the mailer's lines about the mail carry as requestId.
+     */
+    confirmation: { entryId: string; httpRequestId?: string };
   };
   [QueueName.Invitations]: {
     /**
@@ -32,9 +35,10 @@ export interface JobsOf {
      * code, hands the mails over only before `deadline` (epoch ms), and records the handovers itself,
      * so the outcome stands even if the API is gone by then; each entry's mail succeeds or fails on
      * its own. (It replaced the job `invitation` of one entry: such a job left in Redis fails with no
-     * handler, which its request reads as a mail not sent.)
+     * handler, which its request reads as a mail not sent.) requestId names the invitation request's
+     * hold; httpRequestId is the X-Request-Id of the HTTP request, which the mailer's lines carry.
      */
-    invitations: { entryIds: string[]; requestId: string; deadline: number; again: boolean };
+    invitations: { entryIds: string[]; requestId: string; deadline: number; again: boolean; httpRequestId?: string };
   };
   [QueueName.Webhooks]: {
     /**
