@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
+import { Draining } from './health/draining';
 import { registerMetrics } from './health/metrics';
 import { registerInvitationChecks } from './invitations/invitation-checks';
 
@@ -70,8 +71,10 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
+  const draining = app.get(Draining);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    if (draining.active) void reply.header('connection', 'close');
     done();
   });
   deferJsonErrors(fastify);

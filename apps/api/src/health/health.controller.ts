@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RedisClient, withTimeout } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
+import { Draining } from './draining';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -11,6 +12,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly redis: RedisClient,
+    private readonly draining: Draining,
   ) {}
 
   /** The process is up. */
@@ -19,9 +21,13 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** PostgreSQL and Redis are reachable: 200 when both answer, else 503 naming the one that did not. */
+  /** PostgreSQL and Redis are reachable: 200 when both answer, else 503 naming the one that did not; 503 while draining. */
   @Get('readyz')
   async ready(@Res() reply: FastifyReply): Promise<void> {
+    if (this.draining.active) {
+      await reply.status(503).send({ status: 'draining' });
+      return;
+    }
     const check = (probe: Promise<unknown>, what: string) =>
       withTimeout(probe, CHECK_TIMEOUT_MS, what).then(
         () => 'ok' as const,

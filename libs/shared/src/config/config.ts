@@ -70,6 +70,7 @@ const schema = z
     IDEMPOTENCY_TTL: duration('24h').prefault('24h'),
     MAINTENANCE_INTERVAL: duration('1m', 10).prefault('1m'),
     RECONCILE_INTERVAL: duration('30s', 100).prefault('30s'),
+    SHUTDOWN_GRACE: duration('5s', 0).prefault('5s'),
     RATE_LIMIT_API: rateLimit('100/1s').prefault('100/1s'),
     RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
     RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),

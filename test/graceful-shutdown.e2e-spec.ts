@@ -1,0 +1,127 @@
+import { Delivery, EntryRecord } from '@app/shared';
+import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
+import { bearer } from './support/flows';
+import { invitationsTo, seedLine } from './support/invitations';
+import { AppProcess } from './support/processes';
+import { Receiver } from './support/receiver';
+import { AppName, Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
+
+const SIGN_UPS = 100;
+const IN_LINE = 300;
+const INVITE_NEXT = 5;
+const ENV = {
+  RATE_LIMIT_SIGNUP: '100000/1m',
+  RATE_LIMIT_API: '100000/1s',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_TIMEOUT: '1s',
+  RECONCILE_INTERVAL: '1s',
+  // Long enough for the next api process to start, as a rolling deployment starts it before the old one stops.
+  SHUTDOWN_GRACE: '3s',
+};
+
+/**
+ * Each app, a real process, gets SIGTERM in the middle of a burst of sign-ups, invitations and webhook
+ * deliveries, and a new one starts in its place (as a deployment rolls): nothing is lost, nothing is
+ * sent twice, and every answer the burst got tells the truth.
+ */
+describe('SIGTERM to each app during a burst', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let product: Product;
+  const apps = new Map<AppName, AppProcess>();
+  let api: () => string;
+
+  beforeAll(async () => {
+    // The in-process api sets the product up; the burst goes to the api process.
+    stack = await Stack.start({ apps: ['api'], env: ENV });
+    receiver = await new Receiver().start();
+    product = await stack.createProduct();
+    await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'live', url: receiver.url, events: ['entry.created'] });
+    for (const name of ['api', 'mailer', 'webhooks'] as const) apps.set(name, await AppProcess.start(name, stack.config, { env: ENV }));
+    api = () => apps.get('api')!.url;
+  });
+  afterAll(async () => {
+    await Promise.all([...apps.values()].map((app) => app.kill()));
+    await receiver.stop();
+    await stack.stop();
+  });
+
+  /**
+   * A request to the newest api process; one refused at the door (none listening for a moment) is sent
+   * again, as it never reached a process. Anything else, a connection cut under a request above all,
+   * fails the test: the client could not know whether its request was done.
+   */
+  async function send(path: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+    for (;;) {
+      try {
+        const answer = await fetch(`${api()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        return { status: answer.status, json: await answer.json() };
+      } catch (error) {
+        const code = (error as { cause?: { code?: string } }).cause?.code;
+        if (code !== 'ECONNREFUSED') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  /** SIGTERM, then a new process of the app, as a rolling deployment does. */
+  async function roll(name: AppName): Promise<void> {
+    const old = apps.get(name)!;
+    const stopped = old.stop();
+    const started = AppProcess.start(name, stack.config, { env: ENV }).then((next) => void apps.set(name, next));
+    await Promise.all([stopped, started]);
+  }
+
+  it('loses no sign-up, confirmation mail, invitation or delivery, and sends none twice', async () => {
+    const seeded = await seedLine(stack, { productId: product.id, mode: 'live' }, IN_LINE, 'waiting');
+    // Each mail takes a moment at the SMTP server, so that some are being handed over at each SIGTERM.
+    stack.mail.beforeAccept = () => new Promise((resolve) => setTimeout(resolve, 10));
+    let rolling = true;
+    const emails: string[] = [];
+    const answered: number[] = [];
+    const signingUp = Array.from({ length: 8 }, async () => {
+      while (rolling || emails.length < SIGN_UPS) {
+        const email = `burst-${emails.length}@example.com`;
+        emails.push(email);
+        answered.push((await send('/public/v1/signups', { key: product.keys.live.publishable, email })).status);
+      }
+    });
+    const results: { status: number; json: { invited: string[]; failed: string[] } }[] = [];
+    const inviting = Array.from({ length: 3 }, async () => {
+      while (rolling && results.length < IN_LINE / INVITE_NEXT) results.push(await send('/api/v1/entries/invite-next', { count: INVITE_NEXT }, bearer(product.keys.live.secret)));
+    });
+
+    await waitFor(() => stack.mail.mails.length > 0 && receiver.received.length > 0, 'mails and deliveries to be under way');
+    for (const name of ['mailer', 'webhooks', 'api'] as const) {
+      const before = answered.length;
+      await roll(name);
+      // The burst went on while the app stopped and its successor started.
+      expect(answered.length).toBeGreaterThan(before);
+    }
+    rolling = false;
+    await Promise.all([...signingUp, ...inviting]);
+
+    // Every sign-up answered, each address mailed once.
+    expect(answered.filter((status) => status !== 202)).toEqual([]);
+    await waitFor(() => emails.every((email) => stack.mail.to(email).length > 0), 'a confirmation mail to every address', { timeoutMs: 30_000 });
+    expect(emails.filter((email) => stack.mail.to(email).length !== 1)).toEqual([]);
+
+    // Every invite-next answer tells the truth: an invited entry has one mail, a failed one none and is still in line.
+    expect(results.filter((result) => result.status !== 200)).toEqual([]);
+    const invited = results.flatMap((result) => result.json.invited);
+    const failed = results.flatMap((result) => result.json.failed);
+    expect(invited.length).toBeGreaterThan(0);
+    const byId = new Map(seeded.map((entry) => [entry.id, entry]));
+    expect(invited.filter((id) => invitationsTo(stack, byId.get(id)!.email).length !== 1)).toEqual([]);
+    expect(failed.filter((id) => invitationsTo(stack, byId.get(id)!.email).length !== 0)).toEqual([]);
+    const states = await stack.db.getRepository(EntryRecord).findBy(seeded.map((entry) => ({ id: entry.id })));
+    expect(states.filter((entry) => (entry.state === 'invited') !== invited.includes(entry.id))).toEqual([]);
+
+    // Every sign-up's entry.created reaches the endpoint, each delivery made once.
+    await waitFor(async () => (await stack.db.getRepository(Delivery).countBy({ status: 'succeeded' })) === emails.length, 'every delivery to succeed', { timeoutMs: 30_000 });
+    const deliveryIds = receiver.received.map((request) => String(request.headers['service-delivery']));
+    expect(new Set(deliveryIds).size).toBe(emails.length);
+    expect(deliveryIds).toHaveLength(emails.length);
+  }, 120_000);
+});
