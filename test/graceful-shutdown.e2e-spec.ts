@@ -69,6 +69,12 @@ describe('SIGTERM to each app during a burst', () => {
   async function roll(name: AppName): Promise<void> {
     const old = apps.get(name)!;
     const stopped = old.stop();
+    if (name === 'api') {
+      // Draining: still answering, but not ready, and closing each connection after its answer.
+      await waitFor(async () => (await fetch(`${old.url}/readyz`)).status === 503, 'the old api to drain');
+      const ready = await fetch(`${old.url}/readyz`);
+      expect([ready.status, await ready.json(), ready.headers.get('connection')]).toEqual([503, { status: 'draining' }, 'close']);
+    }
     const started = AppProcess.start(name, stack.config, { env: ENV }).then((next) => void apps.set(name, next));
     await Promise.all([stopped, started]);
   }
