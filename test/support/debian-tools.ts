@@ -8,6 +8,10 @@ export const TOOLS = {
   /** Checks and unit-tests the alert rules, and parses the dashboard's queries. */
   // Only the package (its recommends are the server's exporters).
   promtool: { path: process.env.PROMTOOL_PATH ?? '/usr/bin/promtool', variable: 'PROMTOOL_PATH', pkg: 'prometheus', only: true },
+  /** Reads docker-compose.yml as Compose does, where no Docker engine runs. */
+  'docker-compose': { path: process.env.DOCKER_COMPOSE_PATH ?? '/usr/bin/docker-compose', variable: 'DOCKER_COMPOSE_PATH', pkg: 'docker-compose', only: true },
+  /** Validates the Caddyfile of the compose stack's proxy. */
+  caddy: { path: process.env.CADDY_PATH ?? '/usr/bin/caddy', variable: 'CADDY_PATH', pkg: 'caddy', only: true },
 };
 
 /**
