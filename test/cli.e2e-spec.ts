@@ -8,6 +8,8 @@ import { admin, databaseUrl } from './support/databases';
 import { Stack } from './support/stack';
 import { logIn } from './support/dashboard';
 import { Webhook } from 'standardwebhooks';
+import { DEVELOPMENT_ENCRYPTION_KEY, SecretBox } from '@app/shared';
+import { LOGIN_HOOK_SECRETS, LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
 
@@ -85,6 +87,37 @@ describe('operator CLI', () => {
       expect([result.code, result.stdout]).toEqual([1, '']);
       expect(result.stderr).toMatch(message);
     }
+  });
+
+  it('secrets reencrypt seals every stored secret again with the first key of the ring, after which the old key can go', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Rotation', '--json'])).stdout);
+    const endpoint = JSON.parse((await cli(['webhooks', 'create', '--product', product.id, '--mode', 'live', '--url', 'https://93.184.216.34/rotate', '--json'])).stdout);
+    const hook = await stack.api.get(LoginHooksService).create({ productId: product.id, mode: 'live' }, { provider: 'kratos', failOpen: false });
+    const next = Buffer.alloc(32, 9).toString('base64');
+    const sealed = async () => ({
+      endpoint: (await stack.db.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [endpoint.id]))[0].secret as Buffer,
+      hook: (await stack.db.query('SELECT secret FROM login_hooks WHERE id = $1', [hook.id]))[0].secret as Buffer,
+    });
+    const before = await sealed();
+
+    // Without the key that sealed them, nothing is changed and the command says what to do.
+    const lost = await cli(['secrets', 'reencrypt', '--json'], { ENCRYPTION_KEY: next });
+    expect([lost.code, lost.stdout]).toEqual([1, '']);
+    expect(lost.stderr).toContain('put the key that sealed them back in the ring');
+    expect(lost.stderr).not.toContain(endpoint.secret);
+    expect(await sealed()).toEqual(before);
+
+    const ring = `${next},${DEVELOPMENT_ENCRYPTION_KEY}`;
+    const done = await cli(['secrets', 'reencrypt', '--json'], { ENCRYPTION_KEY: ring });
+    expect(done).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(done.stdout).resealed).toBeGreaterThanOrEqual(2);
+    const again = await cli(['secrets', 'reencrypt', '--json'], { ENCRYPTION_KEY: ring });
+    expect(JSON.parse(again.stdout)).toEqual({ resealed: 0, current: expect.any(Number) });
+
+    // The new key alone opens them, to the same secrets.
+    const after = await sealed();
+    expect(new SecretBox([Buffer.from(next, 'base64')]).open(after.endpoint)).toBe(endpoint.secret);
+    expect(new SecretBox([Buffer.from(next, 'base64')], LOGIN_HOOK_SECRETS).open(after.hook)).toBe(hook.secret);
   });
 
   it('webhooks create --signature standard makes a Standard Webhooks endpoint with a secret its libraries take; other values are refused with the usage', async () => {

@@ -6,13 +6,14 @@ import { keysCreate } from './keys-create.command';
 import { keysRevoke } from './keys-revoke.command';
 import { migrate } from './migrate.command';
 import { productsCreate } from './products-create.command';
+import { secretsReencrypt } from './secrets-reencrypt.command';
 import { cliProgram } from './program';
 import { usersCreate } from './users-create.command';
 import { webhooksCreate } from './webhooks-create.command';
 import { webhooksTest } from './webhooks-test.command';
 
 /** In the order the help lists them. */
-const COMMANDS: CliCommand<object>[] = [migrate, productsCreate, keysCreate, keysRevoke, webhooksCreate, webhooksTest, usersCreate, demo];
+const COMMANDS: CliCommand<object>[] = [migrate, productsCreate, keysCreate, keysRevoke, webhooksCreate, webhooksTest, usersCreate, secretsReencrypt, demo];
 
 async function main(): Promise<void> {
   try {

@@ -28,4 +28,11 @@ describe(CursorCodec.name, () => {
     expect(codec.decode('', 'ctx')).toBeNull();
     expect(new CursorCodec(Buffer.alloc(32, 2)).decode(cursor, 'ctx')).toBeNull();
   });
+
+  it('takes, after a key rotation, the cursors signed with a key still in the ring', () => {
+    const before = codec.encode(position, 'ctx');
+    const ring = new CursorCodec([Buffer.alloc(32, 2), Buffer.alloc(32, 1)]);
+    expect(ring.decode(before, 'ctx')).toEqual(position);
+    expect(new CursorCodec(Buffer.alloc(32, 2)).decode(ring.encode(position, 'ctx'), 'ctx')).toEqual(position);
+  });
 });

@@ -31,6 +31,9 @@ const ALLOWED: Decision = { allowed: true };
  * sign-up carries when it is the code of that very address. The team makes and revokes hooks in
  * the dashboard; each has its own secret, shown once and stored sealed.
  */
+/** What sign-up hook secrets are sealed for (SecretBox's purpose). */
+export const LOGIN_HOOK_SECRETS = 'waitlist login hook secrets';
+
 @Injectable()
 export class LoginHooksService {
   private readonly logger = new Logger('LoginHooks');
@@ -48,7 +51,7 @@ export class LoginHooksService {
     private readonly clock: Clock,
     private readonly invitations: InvitationsService,
   ) {
-    this.secrets = new SecretBox(config.ENCRYPTION_KEY, 'waitlist login hook secrets');
+    this.secrets = new SecretBox(config.ENCRYPTION_KEY, LOGIN_HOOK_SECRETS);
   }
 
   async create(scope: ProductScope, input: { provider: LoginHookProvider; failOpen: boolean }): Promise<NewLoginHook> {

@@ -24,7 +24,7 @@ describe(loadConfig.name, () => {
     });
     expect(config.SMTP_URL).toBeUndefined();
     expect(config.HEALTH_PORT).toBeUndefined();
-    expect(config.ENCRYPTION_KEY).toHaveLength(32);
+    expect(config.ENCRYPTION_KEY.map((key) => key.length)).toEqual([32]);
   });
 
   it('names every bad variable and what it expects', () => {
@@ -42,7 +42,11 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/ENCRYPTION_KEY: must be set when NODE_ENV=production/);
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(() => loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key })).toThrow(/SMTP_URL: must be set when NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key, SMTP_URL: 'smtp://mail:25' }).ENCRYPTION_KEY).toEqual(Buffer.alloc(32, 7));
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key, SMTP_URL: 'smtp://mail:25' }).ENCRYPTION_KEY).toEqual([Buffer.alloc(32, 7)]);
+    // A ring after a rotation: the new key first.
+    const ring = `${Buffer.alloc(32, 8).toString('base64')}, ${key}`;
+    expect(loadConfig({ ENCRYPTION_KEY: ring }).ENCRYPTION_KEY).toEqual([Buffer.alloc(32, 8), Buffer.alloc(32, 7)]);
+    expect(() => loadConfig({ ENCRYPTION_KEY: `${key},short` })).toThrow(/ENCRYPTION_KEY: expected 32 random bytes/);
   });
 
   it('treats empty variables as unset', () => {

@@ -51,9 +51,13 @@ const schema = z
       .default('waitlist'),
     SMTP_URL: url(['smtp:', 'smtps:'], 'smtp://user:pass@host:587').optional(),
     MAIL_FROM: z.string().min(3, 'expected a sender like Waitlist <no-reply@example.com>').default('Waitlist <no-reply@localhost>'),
+    // A key ring: the first key encrypts, every key decrypts (a rotation puts the new key first).
     ENCRYPTION_KEY: z
       .string()
-      .refine((text) => Buffer.from(text, 'base64').length === 32, 'expected 32 random bytes in base64 (openssl rand -base64 32)')
+      .refine(
+        (text) => text.split(',').every((key) => Buffer.from(key.trim(), 'base64').length === 32),
+        'expected 32 random bytes in base64 (openssl rand -base64 32), or several such keys separated by commas, the one to encrypt with first',
+      )
       .optional(),
     WEBHOOK_RETRY_DELAYS: z.string().default('1m,5m,30m,2h,8h').transform((text, ctx) => {
       const delays = text.split(',').map((part) => parseDuration(part));
@@ -99,7 +103,8 @@ const schema = z
 type Env = z.output<typeof schema>;
 
 export interface AppConfig extends Omit<Env, 'ENCRYPTION_KEY'> {
-  ENCRYPTION_KEY: Buffer;
+  /** The key ring, the key that encrypts first. */
+  ENCRYPTION_KEY: Buffer[];
 }
 
 export class ConfigError extends Error {}
@@ -114,7 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...result.data,
-    ENCRYPTION_KEY: Buffer.from(result.data.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY, 'base64'),
+    ENCRYPTION_KEY: (result.data.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY).split(',').map((key) => Buffer.from(key.trim(), 'base64')),
   };
 }
 

@@ -63,6 +63,18 @@ describe(SecretBox.name, () => {
     sealed[sealed.length - 1] ^= 1;
     expect(() => box.open(sealed)).toThrow();
   });
+
+  it('is a key ring after a rotation: the first key seals, every key opens what it sealed', () => {
+    const [old, next] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const before = new SecretBox(old).seal('whsec_before');
+    const ring = new SecretBox([next, old]);
+    const after = ring.seal('whsec_after');
+    expect([ring.open(before), ring.open(after)]).toEqual(['whsec_before', 'whsec_after']);
+    expect([ring.sealedWithFirst(before), ring.sealedWithFirst(after)]).toEqual([false, true]);
+    expect(new SecretBox(next).open(after)).toBe('whsec_after');
+    expect(() => new SecretBox(next).open(before)).toThrow('No key of ENCRYPTION_KEY opens this secret');
+    expect(() => ring.open(Buffer.alloc(5))).toThrow();
+  });
 });
 
 describe(isPublicAddress.name, () => {

@@ -55,27 +55,51 @@ export function signingHeaders(format: SignatureFormat, secrets: string[], { eve
 }
 
 /**
- * Secrets at rest (AES-256-GCM under a key derived from ENCRYPTION_KEY): webhook signing secrets by
- * default; another purpose derives its own key, so one kind of sealed text never opens as another.
+ * Secrets at rest (AES-256-GCM under keys derived from ENCRYPTION_KEY's ring: the first seals, each
+ * opens what it sealed): webhook signing secrets by default; another purpose derives its own keys, so
+ * one kind of sealed text never opens as another.
  */
-export class SecretBox {
-  private readonly key: Buffer;
+/** What webhook signing secrets are sealed for (SecretBox's purpose). */
+export const WEBHOOK_SECRETS = 'waitlist webhook secrets';
 
-  constructor(encryptionKey: Buffer, purpose = 'waitlist webhook secrets') {
-    this.key = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), purpose, 32));
+export class SecretBox {
+  /** One per key of the ring, the sealing one first. */
+  private readonly keys: Buffer[];
+
+  constructor(encryptionKey: Buffer | Buffer[], purpose = WEBHOOK_SECRETS) {
+    this.keys = [encryptionKey].flat().map((key) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32)));
   }
 
   seal(secret: string): Buffer {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys[0], iv);
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
   }
 
+  /** The secret, by whichever key of the ring sealed it; throws when none did (or the box was altered). */
   open(box: Buffer): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key, box.subarray(0, 12));
+    for (const key of this.keys) {
+      const secret = openWith(key, box);
+      if (secret !== null) return secret;
+    }
+    throw new Error('No key of ENCRYPTION_KEY opens this secret');
+  }
+
+  /** Whether the box is sealed with the ring's first key, the one seal() uses. */
+  sealedWithFirst(box: Buffer): boolean {
+    return openWith(this.keys[0], box) !== null;
+  }
+}
+
+/** The box opened with this key, or null when the key did not seal it (or the box was altered). */
+function openWith(key: Buffer, box: Buffer): string | null {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, box.subarray(0, 12));
     decipher.setAuthTag(box.subarray(12, 28));
     return Buffer.concat([decipher.update(box.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
   }
 }
 
