@@ -10,6 +10,11 @@ import { waitFor } from './support/wait';
 const SIGN_UPS = 100;
 const IN_LINE = 300;
 const INVITE_NEXT = 5;
+interface InviteNext {
+  invited: string[];
+  failed: string[];
+}
+
 const ENV = {
   RATE_LIMIT_SIGNUP: '100000/1m',
   RATE_LIMIT_API: '100000/1s',
@@ -54,11 +59,11 @@ describe('SIGTERM to each app during a burst', () => {
    * again, as it never reached a process. Anything else, a connection cut under a request above all,
    * fails the test: the client could not know whether its request was done.
    */
-  async function send(path: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  async function send<T>(path: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; json: T }> {
     for (;;) {
       try {
         const answer = await fetch(`${api()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-        return { status: answer.status, json: await answer.json() };
+        return { status: answer.status, json: (await answer.json()) as T };
       } catch (error) {
         const code = (error as { cause?: { code?: string } }).cause?.code;
         if (code !== 'ECONNREFUSED') throw error;
@@ -95,9 +100,9 @@ describe('SIGTERM to each app during a burst', () => {
         answered.push((await send('/public/v1/signups', { key: product.keys.live.publishable, email })).status);
       }
     });
-    const results: { status: number; json: { invited: string[]; failed: string[] } }[] = [];
+    const results: { status: number; json: InviteNext }[] = [];
     const inviting = Array.from({ length: 3 }, async () => {
-      while (rolling && results.length < IN_LINE / INVITE_NEXT) results.push(await send('/api/v1/entries/invite-next', { count: INVITE_NEXT }, bearer(product.keys.live.secret)));
+      while (rolling && results.length < IN_LINE / INVITE_NEXT) results.push(await send<InviteNext>('/api/v1/entries/invite-next', { count: INVITE_NEXT }, bearer(product.keys.live.secret)));
     });
 
     await waitFor(() => stack.mail.mails.length > 0 && receiver.received.length > 0, 'mails and deliveries to be under way');
