@@ -10,7 +10,7 @@ import { confirmationMail } from './mails/confirmation';
 const SLOTS = 50;
 const IDLE_MS = 100;
 /** How long a claimed row is the claiming mailer's; a mailer that died leaves its rows this long. */
-export const CONFIRMATION_LEASE_MS = 2 * 60_000;
+const CONFIRMATION_LEASE_MS = 2 * 60_000;
 /** A handover is given up well within the lease, so that no second mailer takes a mail still being sent. */
 const SEND_BOUND_MS = 30_000;
 /** While SMTP fails temporarily: 12 attempts, 15 s after the first and doubling, the last after about 8.5 hours. */

@@ -78,8 +78,9 @@ export class SignupsService {
     // given back when no mail goes out after all.
     const mailbox = `${scope.productId}:${scope.mode}:${canonicalEmail(email)}`;
     const mailDue = await this.limits.confirmationMailFor(mailbox);
-    const mail = { entryId: '', httpRequestId: input.requestId };
-    const mailed = (await this.insertNew(scope, email, input.ref, mailDue, mail)) ? mailDue : await this.mailAgain(scope, email, mailDue, mail);
+    const mailed = (await this.insertNew(scope, email, input.ref, mailDue, input.requestId))
+      ? mailDue
+      : await this.mailAgain(scope, email, mailDue, input.requestId);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(mailbox);
     return scope;
   }
@@ -91,7 +92,7 @@ export class SignupsService {
    * entries) is a row that the sign-ups of the product on this connection's stripe share, and its lock
    * is held until the commit. False when the address is on the list already (nothing changed).
    */
-  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean, mail: ConfirmationJob): Promise<boolean> {
+  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean, httpRequestId: string): Promise<boolean> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
@@ -115,7 +116,7 @@ export class SignupsService {
        SELECT id FROM entry`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
-        QueueName.Mail, { ...mail, entryId: id }, mailDue,
+        QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id },
       ],
@@ -124,7 +125,7 @@ export class SignupsService {
   }
 
   /** A known address: a pending one gets a new mail if one is due, others nothing. True when mailed. */
-  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean, mail: ConfirmationJob): Promise<boolean> {
+  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean, httpRequestId: string): Promise<boolean> {
     return this.db.transaction(async (manager) => {
       const existing = await manager.getRepository(EntryRecord).findOne({
         where: { productId: scope.productId, mode: scope.mode, email },
@@ -133,7 +134,7 @@ export class SignupsService {
       if (existing?.state !== 'pending' || !mailDue) return false;
       const now = this.clock.now();
       await manager.update(EntryRecord, { id: existing.id }, { createdAt: now });
-      await enqueue(manager, QueueName.Mail, 'confirmation', { ...mail, entryId: existing.id }, now);
+      await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: existing.id, httpRequestId }, now);
       return true;
     });
   }
