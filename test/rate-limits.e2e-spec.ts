@@ -1,4 +1,5 @@
-import { Metrics, RedisClient } from '@app/shared';
+import { Metrics, openCommandConnection } from '@app/shared';
+import type Redis from 'ioredis';
 import { RateLimits } from '../apps/api/src/common/rate-limits';
 import { bearer, joinLine } from './support/flows';
 import { Stack } from './support/stack';
@@ -40,7 +41,7 @@ describe('API rate limits', () => {
     ['1,000 per minute', 1000, 60_000, 100],
   ])('%s: two replicas together pass exactly the limit of three times as many requests, with few Redis commands', async (_, points, durationMs, commands) => {
     const config = { ...stack.config, RATE_LIMIT_API: { points, durationMs }, QUEUE_PREFIX: `${stack.config.QUEUE_PREFIX}-replicas-${points}` };
-    const clients = [new RedisClient(config), new RedisClient(config)];
+    const clients = [openCommandConnection(config) as Redis, openCommandConnection(config) as Redis];
     try {
       await waitFor(() => clients.every((client) => client.status === 'ready'), 'Redis connections');
       const sent = clients.map((client) => jest.spyOn(client, 'sendCommand'));

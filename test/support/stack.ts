@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, commandOptions, createDataSource, createLogger, loadConfig, NestPinoLogger } from '@app/shared';
+import { AppConfig, createDataSource, redisOptions, createLogger, loadConfig, NestPinoLogger } from '@app/shared';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -138,9 +138,10 @@ export class Stack {
   }
 }
 
-/** Removes a test run's keys from the shared Redis. */
+/** Removes a test run's keys from the shared Redis (a test's own cluster goes with them). */
 export async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
-  const redis = new Redis({ ...commandOptions(redisUrl), enableOfflineQueue: true });
+  if (redisUrl.includes('+cluster:')) return;
+  const redis = new Redis({ ...redisOptions(redisUrl), maxRetriesPerRequest: 1, connectTimeout: 2000 });
   try {
     let cursor = '0';
     do {

@@ -1,5 +1,9 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { waitFor } from './wait';
 
@@ -85,5 +89,60 @@ export class ThrowawayRedis {
     } finally {
       probe.disconnect();
     }
+  }
+}
+
+/**
+ * A Redis Cluster of the test's own: `masters` redis-servers in cluster mode on free ports, their
+ * slots assigned by `redis-cli --cluster create`, their state in a temporary folder removed at stop.
+ */
+export class ThrowawayCluster {
+  private constructor(
+    readonly ports: number[],
+    private readonly folder: string,
+    private readonly processes: ChildProcess[],
+  ) {}
+
+  static async start(masters = 3): Promise<ThrowawayCluster> {
+    // Each node also listens on a bus port for the others, by default its port + 10000, which may be taken.
+    const [ports, busPorts] = await Promise.all([0, 1].map(() => Promise.all(Array.from({ length: masters }, () => freePort()))));
+    const folder = await mkdtemp(join(tmpdir(), 'wl-cluster-'));
+    const processes = ports.map((port, index) =>
+      spawn(
+        'redis-server',
+        [
+          ...['--port', String(port), '--cluster-port', String(busPorts[index]), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--dir', folder],
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
+    const cluster = new ThrowawayCluster(ports, folder, processes);
+    try {
+      await Promise.all(ports.map((port) => waitFor(() => cluster.ask(port, 'PING').then((answer) => answer === 'PONG'), `redis-server on port ${port}`)));
+      await promisify(execFile)('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-yes']);
+      await Promise.all(ports.map((port) => waitFor(() => cluster.ask(port, 'CLUSTER', 'INFO').then((info) => info.includes('cluster_state:ok')), `the cluster as node ${port} sees it`)));
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** The keys matching `pattern` on each master, in the order of `ports`. */
+  async keysByNode(pattern: string): Promise<string[][]> {
+    return Promise.all(this.ports.map((port) => this.ask(port, 'KEYS', pattern).then((answer) => (answer ? answer.split('\n') : []))));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.processes.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))),
+    );
+    await rm(this.folder, { recursive: true, force: true });
+  }
+
+  private async ask(port: number, ...command: string[]): Promise<string> {
+    const { stdout } = await promisify(execFile)('redis-cli', ['-p', String(port), ...command]).catch(() => ({ stdout: '' }));
+    return stdout.trim();
   }
 }

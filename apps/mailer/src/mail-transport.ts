@@ -16,7 +16,7 @@ export class MailTransport implements OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly redis: RedisClient,
+    @Inject(RedisClient) private readonly redis: RedisClient,
   ) {
     this.transporter = config.SMTP_URL
       ? nodemailer.createTransport({

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, closeWithin, jobRunner, JobOf, QueueName, redisOptions, RetryLater, RetrySchedule } from '@app/shared';
+import { APP_CONFIG, AppConfig, closeWithin, endQueueConnection, jobRunner, JobOf, queueConnection, QueueName, queuePrefix, RetryLater, RetrySchedule } from '@app/shared';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { Attempts } from './attempts';
 
@@ -27,8 +27,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   onApplicationBootstrap(): void {
     this.worker = new Worker(QueueName.Deliveries, this.jobs, {
-      connection: { ...redisOptions(this.config.REDIS_URL), maxRetriesPerRequest: null },
-      prefix: this.config.QUEUE_PREFIX,
+      connection: queueConnection(this.config),
+      prefix: queuePrefix(this.config),
       concurrency: CONCURRENCY,
       settings: { backoffStrategy: this.schedule.backoff },
     });
@@ -37,7 +37,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   async beforeApplicationShutdown(): Promise<void> {
     // Deliveries in flight last at most WEBHOOK_TIMEOUT; the bound is for a close that never ends.
-    if (this.worker) await closeWithin(this.worker, CLOSE_TIMEOUT_MS, 'the delivery worker').catch((error: Error) => this.logger.warn(error.message));
+    if (!this.worker) return;
+    await closeWithin(this.worker, CLOSE_TIMEOUT_MS, 'the delivery worker').catch((error: Error) => this.logger.warn(error.message));
+    endQueueConnection(this.worker.opts.connection);
   }
 
   private async deliver(job: JobOf<QueueName.Deliveries, 'deliver'>): Promise<void> {

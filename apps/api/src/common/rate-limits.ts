@@ -38,6 +38,8 @@ class Limiter {
       storeClient: redis,
       keyPrefix: prefix,
       insuranceLimiter: new RateLimiterMemory({ ...options, keyPrefix: prefix }),
+      // A Redis Cluster queues commands while it is away; the limits count in memory then instead.
+      rejectIfRedisNotReady: true,
       // Once a window is used up, this process refuses the key from memory until the window ends.
       inMemoryBlockOnConsumed: limit.points,
     });
@@ -95,7 +97,7 @@ export class RateLimits {
 
   private readonly rejections;
 
-  constructor(redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig, metrics: Metrics) {
+  constructor(@Inject(RedisClient) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig, metrics: Metrics) {
     this.rejections = metrics.counter({
       name: 'waitlist_rate_limit_rejections_total',
       help: 'Requests refused with 429 (api, signup) and confirmation mails withheld (signup_address), by limit',

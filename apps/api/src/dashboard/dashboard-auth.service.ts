@@ -44,13 +44,13 @@ export class DashboardAuthService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
-    redis: RedisClient,
+    @Inject(RedisClient) redis: RedisClient,
     private readonly clock: Clock,
   ) {
     const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
     this.devInbox = !config.SMTP_URL;
     this.notices = new SecretBox(config.ENCRYPTION_KEY, 'waitlist dashboard notices');
-    this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+    this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true });
   }
 
   /**

@@ -7,7 +7,7 @@ import { page } from '../common/html';
 @Controller('dev/mail')
 export class DevMailController {
   constructor(
-    private readonly redis: RedisClient,
+    @Inject(RedisClient) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RedisClient, withTimeout } from '@app/shared';
 import type { FastifyReply } from 'fastify';
@@ -11,7 +11,7 @@ const CHECK_TIMEOUT_MS = 2000;
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly redis: RedisClient,
+    @Inject(RedisClient) private readonly redis: RedisClient,
     private readonly draining: Draining,
   ) {}
 

@@ -4,11 +4,13 @@ import {
   AppConfig,
   closeWithin,
   CommandQueue,
+  endQueueConnection,
   INVITATION_TIMING,
   INVITATION_WAIT_MS,
   JobData,
+  queueConnection,
   QueueName,
-  redisOptions,
+  queuePrefix,
   withTimeout,
 } from '@app/shared';
 import { Job, QueueEvents } from 'bullmq';
@@ -31,8 +33,8 @@ export class InvitationMailer implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.queue = CommandQueue.open(QueueName.Invitations, config);
     this.events = new QueueEvents(QueueName.Invitations, {
-      connection: { ...redisOptions(config.REDIS_URL), maxRetriesPerRequest: null },
-      prefix: config.QUEUE_PREFIX,
+      connection: queueConnection(config),
+      prefix: queuePrefix(config),
     });
     // Failures surface on the calls that fail; an idle reconnect needs no log line.
     this.events.on('error', () => undefined);
@@ -70,6 +72,7 @@ export class InvitationMailer implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     // The listener has nothing to finish, so its bound is short.
     await Promise.allSettled([this.queue.close(), closeWithin(this.events, 2000, 'the invitation listener')]);
+    endQueueConnection(this.events.opts.connection);
   }
 
   private async pollUntilFinished(job: Job, remaining: () => number, stop: AbortSignal): Promise<void> {

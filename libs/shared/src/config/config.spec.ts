@@ -1,4 +1,4 @@
-import { loadConfig } from './config';
+import { isClusterConfig, loadConfig } from './config';
 import { parseDuration, parseRateLimit } from './durations';
 
 describe(loadConfig.name, () => {
@@ -47,6 +47,16 @@ describe(loadConfig.name, () => {
     const ring = `${Buffer.alloc(32, 8).toString('base64')}, ${key}`;
     expect(loadConfig({ ENCRYPTION_KEY: ring }).ENCRYPTION_KEY).toEqual([Buffer.alloc(32, 8), Buffer.alloc(32, 7)]);
     expect(() => loadConfig({ ENCRYPTION_KEY: `${key},short` })).toThrow(/ENCRYPTION_KEY: expected 32 random bytes/);
+  });
+
+  it('selects a Redis Cluster by a redis+cluster:// URL or by REDIS_CLUSTER_NODES, and says what is wrong with either', () => {
+    expect(isClusterConfig(loadConfig({}))).toBe(false);
+    expect(isClusterConfig(loadConfig({ REDIS_URL: 'rediss+cluster://user:pass@redis-1:6379' }))).toBe(true);
+    const seeded = loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379, 10.0.0.2:6380,[::1]:7000' });
+    expect([isClusterConfig(seeded), seeded.REDIS_CLUSTER_NODES]).toEqual([true, ['redis-1:6379', '10.0.0.2:6380', '[::1]:7000']]);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis-1,redis-2:6379' })).toThrow(/REDIS_CLUSTER_NODES: expected host:port pairs separated by commas/);
+    expect(() => loadConfig({ REDIS_URL: 'redis+cluster://redis-1:6379/2' })).toThrow(/REDIS_URL: a Redis Cluster has only database 0/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://localhost/3', REDIS_CLUSTER_NODES: 'redis-1:6379' })).toThrow(/REDIS_URL: a Redis Cluster has only database 0/);
   });
 
   it('treats empty variables as unset', () => {

@@ -29,6 +29,8 @@ const url = (protocols: string[], example: string) =>
     `expected a ${protocols.join(' or ')} URL like ${example}`,
   );
 
+const CLUSTER_NODE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
 const port = z.coerce.number({ message: 'expected a port number' }).int().min(1).max(65535);
 
 const bool = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
@@ -44,7 +46,13 @@ const schema = z
     DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:pass@host:5432/waitlist').default(
       'postgres://postgres@localhost:5432/waitlist',
     ),
-    REDIS_URL: url(['redis:', 'rediss:'], 'redis://localhost:6379').default('redis://localhost:6379'),
+    REDIS_URL: url(['redis:', 'rediss:', 'redis+cluster:', 'rediss+cluster:'], 'redis://localhost:6379').default('redis://localhost:6379'),
+    // Seed nodes of a Redis Cluster; REDIS_URL then gives only the credentials and TLS.
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .refine((text) => text.split(',').every((node) => CLUSTER_NODE.test(node.trim())), 'expected host:port pairs separated by commas, like redis-1:6379,redis-2:6379')
+      .transform((text) => text.split(',').map((node) => node.trim()))
+      .optional(),
     QUEUE_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -')
@@ -90,6 +98,9 @@ const schema = z
         message: 'must be set when NODE_ENV=production (openssl rand -base64 32)',
       });
     }
+    if (isClusterConfig(env) && !['', '/', '/0'].includes(new URL(env.REDIS_URL).pathname)) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'a Redis Cluster has only database 0: leave the database number out of the URL' });
+    }
     // Without SMTP_URL mails go to the development inbox, which shows every mail to anyone who asks.
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
       ctx.addIssue({
@@ -105,6 +116,17 @@ type Env = z.output<typeof schema>;
 export interface AppConfig extends Omit<Env, 'ENCRYPTION_KEY'> {
   /** The key ring, the key that encrypts first. */
   ENCRYPTION_KEY: Buffer[];
+}
+
+/** Where Redis is: what every connection to it is made from. */
+export interface RedisConfig {
+  REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: string[];
+}
+
+/** A Redis Cluster is selected by a redis+cluster:// (or rediss+cluster://) URL or by REDIS_CLUSTER_NODES. */
+export function isClusterConfig(config: RedisConfig): boolean {
+  return config.REDIS_CLUSTER_NODES !== undefined || new URL(config.REDIS_URL).protocol.endsWith('+cluster:');
 }
 
 export class ConfigError extends Error {}

@@ -1,18 +1,19 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { FactoryProvider } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { commandOptions } from '../queues/redis';
-import Redis from 'ioredis';
+import { openCommandConnection, RedisConnection } from '../queues/redis';
 
-/** A plain command connection (rate limits, readiness, the development inbox); fails fast while Redis is away. */
-@Injectable()
-export class RedisClient extends Redis implements OnApplicationShutdown {
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super(commandOptions(config.REDIS_URL));
+/** A plain command connection (rate limits, readiness, the development inbox); fails fast while Redis is away (openCommandConnection). */
+export type RedisClient = RedisConnection;
+export const RedisClient = Symbol('RedisClient');
+
+export const redisClientProvider: FactoryProvider<RedisClient> = {
+  provide: RedisClient,
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig) => {
+    const redis = openCommandConnection(config);
     // Errors surface on the commands that fail; without a listener ioredis would print each reconnect.
-    this.on('error', () => undefined);
-  }
-
-  onApplicationShutdown(): void {
-    this.disconnect();
-  }
-}
+    redis.on('error', () => undefined);
+    // Nest calls the shutdown hook of whatever a provider made.
+    return Object.assign(redis, { onApplicationShutdown: () => redis.disconnect() });
+  },
+};

@@ -11,7 +11,7 @@ import { DatabaseModule } from './database.module';
 import { QueuesModule } from './queues.module';
 import { QueueName } from '../queues/contract';
 import { startHealthServer } from './health-server';
-import { RedisClient } from './redis-client';
+import { RedisClient, redisClientProvider } from './redis-client';
 
 /** Runs a worker app: a Nest application context, plus /healthz, /readyz and /metrics when HEALTH_PORT is set. */
 export async function runWorker(name: 'mailer' | 'webhooks', moduleFor: (config: AppConfig) => object): Promise<INestApplicationContext> {
@@ -20,7 +20,7 @@ export async function runWorker(name: 'mailer' | 'webhooks', moduleFor: (config:
   app.enableShutdownHooks();
   if (config.HEALTH_PORT) {
     const db = app.get<DataSource>(getDataSourceToken());
-    const redis = app.get(RedisClient);
+    const redis = app.get<RedisClient>(RedisClient);
     const metrics = app.get(Metrics);
     const server = await startHealthServer(
       config.HEALTH_PORT,
@@ -43,7 +43,7 @@ export class WorkerFoundationModule {
     return {
       module: WorkerFoundationModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, QueuesModule.register(...queues)],
-      providers: [Clock, RedisClient, Metrics],
+      providers: [Clock, redisClientProvider, Metrics],
       exports: [Clock, RedisClient, Metrics, QueuesModule],
     };
   }

@@ -1,7 +1,11 @@
-import { Queue, QueueBase } from 'bullmq';
-import Redis from 'ioredis';
+import { ConnectionOptions, Queue, QueueBase } from 'bullmq';
+import Redis, { Cluster, RedisOptions } from 'ioredis';
+import { isClusterConfig, RedisConfig } from '../config/config';
 
-/** ioredis options from a redis:// or rediss:// URL. */
+/** A connection to a single Redis or to a Redis Cluster; both take the same commands. */
+export type RedisConnection = Redis | Cluster;
+
+/** ioredis options from a redis:// or rediss:// URL; of a cluster's URL, the options of each node. */
 export function redisOptions(url: string) {
   const parsed = new URL(url);
   const db = parsed.pathname.replace('/', '');
@@ -11,7 +15,7 @@ export function redisOptions(url: string) {
     username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
     password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
     db: db ? Number(db) : 0,
-    tls: parsed.protocol === 'rediss:' ? ({} as object) : undefined,
+    tls: parsed.protocol.startsWith('rediss') ? ({} as object) : undefined,
   };
 }
 
@@ -19,14 +23,50 @@ export function redisOptions(url: string) {
  * Options for connections that only send commands (producers, rate limiters): a command fails at
  * once while Redis is away instead of waiting in memory, so callers can fall back.
  */
-export function commandOptions(url: string) {
-  return {
-    ...redisOptions(url),
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    commandTimeout: 2000,
-  };
+const FAIL_FAST = { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 };
+
+/** Workers block on Redis, so their connections must keep retrying. */
+const KEEP_TRYING = { maxRetriesPerRequest: null };
+
+/** A command connection (FAIL_FAST) to the configured Redis or Redis Cluster. */
+export function openCommandConnection(config: RedisConfig): RedisConnection {
+  return connect(config, FAIL_FAST);
+}
+
+/**
+ * The connection to give BullMQ's queues, workers and event listeners. On a single Redis, options:
+ * BullMQ opens and closes connections of its own. On a cluster, a cluster client that connects when
+ * first used: BullMQ uses it and copies of it, but closes only the copies, so whoever made it ends it
+ * with endQueueConnection once what it was given to is closed.
+ */
+export function queueConnection(config: RedisConfig): ConnectionOptions {
+  return isClusterConfig(config) ? connect(config, KEEP_TRYING, true) : { ...redisOptions(config.REDIS_URL), ...KEEP_TRYING };
+}
+
+export function endQueueConnection(connection: ConnectionOptions | undefined): void {
+  if (connection instanceof Cluster) connection.disconnect();
+}
+
+/** BullMQ's key prefix: on a cluster in braces, a hash tag that puts all of a queue's keys in one slot, as its scripts need. */
+export function queuePrefix(config: RedisConfig & { QUEUE_PREFIX: string }): string {
+  return isClusterConfig(config) ? `{${config.QUEUE_PREFIX}}` : config.QUEUE_PREFIX;
+}
+
+function connect(config: RedisConfig, options: RedisOptions, lazyConnect = false): RedisConnection {
+  const node = { ...redisOptions(config.REDIS_URL), ...options, lazyConnect };
+  if (!isClusterConfig(config)) return new Redis(node);
+  const seeds = config.REDIS_CLUSTER_NODES ?? [`${node.host}:${node.port}`];
+  // The cluster's offline queue stays on: without it every command reaching a node whose connection is
+  // still opening (each opens when first used) would fail. A cluster's commands are bounded by the nodes'
+  // commandTimeout and by callers' own timeouts instead, and rate limits check that it is ready.
+  const { enableOfflineQueue: _offlineQueue, host: _host, port: _port, ...redisOptionsOfNodes } = node;
+  return new Cluster(seeds.map(seedNode), { redisOptions: redisOptionsOfNodes, lazyConnect });
+}
+
+/** host:port, the host possibly an IPv6 address in brackets. */
+function seedNode(seed: string): { host: string; port: number } {
+  const colon = seed.lastIndexOf(':');
+  return { host: seed.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(seed.slice(colon + 1)) };
 }
 
 /** Runs a Redis call with a bound, since some calls wait for a connection however they are configured. */
@@ -80,7 +120,7 @@ export async function closeWithin(target: QueueBase, ms: number, what: string): 
 }
 
 /**
- * A queue for adding and reading jobs on a connection of its own that fails fast (commandOptions).
+ * A queue for adding and reading jobs on a connection of its own that fails fast (FAIL_FAST).
  * The connection is ours, not BullMQ's: BullMQ's close() leaves a connection that is reconnecting at
  * that moment reconnecting for ever, so close() ends it with a disconnect, which also stops that.
  */
@@ -88,7 +128,7 @@ export class CommandQueue extends Queue {
   private constructor(
     name: string,
     prefix: string,
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
   ) {
     super(name, { connection: redis, prefix });
     // Failures surface on the calls that fail; an idle reconnect needs no log line. The connection gets
@@ -98,8 +138,8 @@ export class CommandQueue extends Queue {
     redis.on('error', () => undefined);
   }
 
-  static open(name: string, config: { REDIS_URL: string; QUEUE_PREFIX: string }): CommandQueue {
-    return new CommandQueue(name, config.QUEUE_PREFIX, new Redis(commandOptions(config.REDIS_URL)));
+  static open(name: string, config: RedisConfig & { QUEUE_PREFIX: string }): CommandQueue {
+    return new CommandQueue(name, queuePrefix(config), openCommandConnection(config));
   }
 
   override async close(): Promise<void> {
