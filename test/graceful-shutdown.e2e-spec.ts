@@ -23,8 +23,10 @@ const ENV = {
   WEBHOOK_TIMEOUT: '5s',
   WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
   RECONCILE_INTERVAL: '1s',
-  // Long enough for the next api process to start, as a rolling deployment starts it before the old one stops.
-  SHUTDOWN_GRACE: '3s',
+  // Long enough for the next api process to start, as a rolling deployment starts it before the old one
+  // stops: the burst is sent to the old one until then, and once it stops listening a request that was on
+  // its way is answered 503. Starting took over 3 s with a second test file running beside this one.
+  SHUTDOWN_GRACE: '8s',
 };
 
 /**
