@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
+import { JobQueues } from './common/job-queues';
 import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
 import { registerSecurityHeaders } from './common/security-headers';
@@ -80,7 +81,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
   deferJsonErrors(fastify);
   registerInvitationChecks(app);
   registerMetrics(app);
-  await registerQueueBoard(fastify, config, app.get(DashboardAuthService));
+  await registerQueueBoard(fastify, app.get(JobQueues).all, app.get(DashboardAuthService));
   return app;
 }
 

@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AppConfig, CommandQueue, JOB_QUEUES } from '@app/shared';
+import type { CommandQueue } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { DashboardAuthService } from './dashboard-auth.service';
 import { sessionToken } from './cookies';
@@ -17,8 +17,7 @@ export const QUEUE_BOARD_PATH = '/admin/queues';
  * clean): the board's writes are PUT and POST requests, which the SameSite=Lax session cookie never
  * accompanies from another site.
  */
-export async function registerQueueBoard(fastify: FastifyInstance, config: AppConfig, auth: DashboardAuthService): Promise<void> {
-  const queues = JOB_QUEUES.map((name) => CommandQueue.open(name, config));
+export async function registerQueueBoard(fastify: FastifyInstance, queues: readonly CommandQueue[], auth: DashboardAuthService): Promise<void> {
   const board = new FastifyAdapter();
   board.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullMQAdapter(queue)), serverAdapter: board });
@@ -31,8 +30,5 @@ export async function registerQueueBoard(fastify: FastifyInstance, config: AppCo
       if (!identity.user.operator) return reply.callNotFound();
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
-  });
-  fastify.addHook('onClose', async () => {
-    await Promise.allSettled(queues.map((queue) => queue.close()));
   });
 }

@@ -1,8 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, CommandQueue, JOB_QUEUES, Metrics, QueueName, withTimeout } from '@app/shared';
+import { Metrics, QueueName, withTimeout } from '@app/shared';
 import type { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { JobQueues } from '../common/job-queues';
 
 /** A scrape waits this long for Redis and PostgreSQL; what does not answer is left out of that scrape. */
 const COLLECT_TIMEOUT_MS = 1000;
@@ -21,7 +22,7 @@ export function registerMetrics(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
   const db = app.get<DataSource>(getDataSourceToken());
-  const queues = JOB_QUEUES.map((name) => CommandQueue.open(name, app.get<AppConfig>(APP_CONFIG)));
+  const queues = app.get(JobQueues).all;
 
   const requests = metrics.histogram({
     name: 'waitlist_http_request_duration_seconds',
@@ -98,9 +99,6 @@ export function registerMetrics(app: NestFastifyApplication): void {
   fastify.get('/metrics', async (request, reply) => {
     const { status, contentType, body } = await metrics.scrape(request.headers.authorization);
     return reply.status(status).type(contentType).send(body);
-  });
-  fastify.addHook('onClose', async () => {
-    await Promise.allSettled(queues.map((queue) => queue.close()));
   });
 }
 

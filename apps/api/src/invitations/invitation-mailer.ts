@@ -15,6 +15,7 @@ import {
 } from '@app/shared';
 import { Job, QueueEvents } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { JobQueues } from '../common/job-queues';
 
 const POLL_MS = 200;
 
@@ -30,8 +31,8 @@ export class InvitationMailer implements OnApplicationShutdown {
   /** One listener per process for every request; completion events can be missed, so we also poll. */
   private readonly events: QueueEvents;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.queue = CommandQueue.open(QueueName.Invitations, config);
+  constructor(@Inject(APP_CONFIG) config: AppConfig, queues: JobQueues) {
+    this.queue = queues.get(QueueName.Invitations);
     this.events = new QueueEvents(QueueName.Invitations, {
       connection: queueConnection(config),
       prefix: queuePrefix(config),
@@ -40,7 +41,6 @@ export class InvitationMailer implements OnApplicationShutdown {
     this.events.on('error', () => undefined);
     // Every request in flight waits on the shared listener: many listeners are the design, not a leak.
     this.events.setMaxListeners(0);
-    this.queue.setMaxListeners(0);
   }
 
   /** Resolves when the job finished, failed, could not be added, or the bound passed; never rejects. */
@@ -71,7 +71,7 @@ export class InvitationMailer implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     // The listener has nothing to finish, so its bound is short.
-    await Promise.allSettled([this.queue.close(), closeWithin(this.events, 2000, 'the invitation listener')]);
+    await closeWithin(this.events, 2000, 'the invitation listener').catch(() => undefined);
     endQueueConnection(this.events.opts.connection);
   }
 

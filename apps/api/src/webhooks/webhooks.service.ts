@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   APP_CONFIG,
@@ -27,6 +27,7 @@ import { lookup } from 'node:dns/promises';
 import type { ProductScope } from '../common/scope';
 import { DataSource, IsNull, MoreThan, Not } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import { JobQueues } from '../common/job-queues';
 
 const RETRY_NOW_TIMEOUT_MS = 3000;
 
@@ -57,7 +58,7 @@ export interface NewEndpoint {
 
 /** Webhook endpoints of a product and mode; the dashboard and the CLI both work through this service. */
 @Injectable()
-export class WebhooksService implements OnApplicationShutdown {
+export class WebhooksService {
   private readonly secrets: SecretBox;
   /** Only for "retry now": fails fast while Redis is away, since an operator's click must not wait for it. */
   private readonly deliveries: CommandQueue;
@@ -66,13 +67,10 @@ export class WebhooksService implements OnApplicationShutdown {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    queues: JobQueues,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
-    this.deliveries = CommandQueue.open(QueueName.Deliveries, config);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.deliveries.close();
+    this.deliveries = queues.get(QueueName.Deliveries);
   }
 
   /** The endpoints of a product and mode, oldest first. */
