@@ -2,6 +2,7 @@ import { Delivery, DeliveryAttempt, EventRecord, newId, WebhookEndpoint } from '
 import Stripe from 'stripe';
 import { In } from 'typeorm';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
+import { DeliveryLog } from '../apps/api/src/webhooks/delivery-log';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { signUp } from './support/flows';
 import { Receiver, verifyStandard } from './support/receiver';
@@ -14,6 +15,7 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
   let stack: Stack;
   let product: Product;
   let hooks: WebhooksService;
+  let deliveryLog: DeliveryLog;
   let receiver: Receiver;
 
   beforeAll(async () => {
@@ -21,6 +23,7 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
     stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1h', RATE_LIMIT_SIGNUP: '1000/1m' } });
     product = await stack.createProduct();
     hooks = stack.api.get(WebhooksService);
+    deliveryLog = stack.api.get(DeliveryLog);
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
@@ -104,19 +107,19 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
       await failing.waitFor(1);
       const deliveries = stack.db.getRepository(Delivery);
       await waitFor(async () => (await deliveries.findOneBy({ endpointId: endpoint.id }))?.nextAttemptAt != null, 'the retry to be scheduled');
-      const [waiting] = await hooks.deliveryLog(endpoint.id);
+      const [waiting] = await deliveryLog.of(endpoint.id);
       expect(waiting).toMatchObject({ status: 'pending', eventType: 'entry.created', attempts: [{ attempt: 1, statusCode: 500, error: null }] });
       expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 3_500_000);
 
-      await hooks.retryNow(waiting.id);
+      await deliveryLog.retryNow(waiting.id);
       await failing.waitFor(2);
       await waitFor(async () => (await deliveries.findOneByOrFail({ id: waiting.id })).status === 'succeeded', 'success');
-      const [done] = await hooks.deliveryLog(endpoint.id);
+      const [done] = await deliveryLog.of(endpoint.id);
       expect(done.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
       expect(done.attempts[1].durationMs).toBeGreaterThanOrEqual(0);
       // Delivered: the body is gone, and there is nothing to retry any more.
       expect((await stack.db.getRepository(EventRecord).findOneByOrFail({ id: done.eventId })).body).toBeNull();
-      await expect(hooks.retryNow(done.id)).rejects.toThrow(/not waiting/);
+      await expect(deliveryLog.retryNow(done.id)).rejects.toThrow(/not waiting/);
     } finally {
       await failing.stop();
     }
@@ -136,7 +139,7 @@ describe('webhook endpoints: secrets, disabling, the delivery log, retry now', (
     await stack.db.getRepository(Delivery).insert(rows);
     await stack.db.getRepository(DeliveryAttempt).insert(rows.map((row) => ({ deliveryId: row.id, attempt: 1, attemptedAt: row.createdAt, statusCode: 200, durationMs: 3 })));
 
-    const log = await hooks.deliveryLog(endpoint.id);
+    const log = await deliveryLog.of(endpoint.id);
     expect(log).toHaveLength(100);
     expect(log.map((entry) => entry.id)).toEqual(rows.slice(0, 100).map((row) => row.id));
     expect(log[0].attempts).toEqual([{ attempt: 1, attemptedAt: rows[0].createdAt, statusCode: 200, error: null, durationMs: 3 }]);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, createDataSource, redisOptions, createLogger, loadConfig, NestPinoLogger } from '@app/shared';
+import { AppConfig, createDataSource, isClusterConfig, redisOptions, createLogger, loadConfig, NestPinoLogger } from '@app/shared';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -134,13 +134,13 @@ export class Stack {
     if (this.db?.isInitialized) await this.db.destroy();
     await this.mail.stop();
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`));
-    if (this.config) await deleteKeys(this.config.REDIS_URL, `${this.prefix}*`);
+    // A test's own cluster goes with its keys.
+    if (this.config && !isClusterConfig(this.config)) await deleteKeys(this.config.REDIS_URL, `${this.prefix}*`);
   }
 }
 
-/** Removes a test run's keys from the shared Redis (a test's own cluster goes with them). */
+/** Removes a test run's keys from the shared Redis. */
 export async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
-  if (redisUrl.includes('+cluster:')) return;
   const redis = new Redis({ ...redisOptions(redisUrl), maxRetriesPerRequest: 1, connectTimeout: 2000 });
   try {
     let cursor = '0';

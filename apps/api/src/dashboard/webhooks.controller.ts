@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
+import { DeliveryLog } from '../webhooks/delivery-log';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { signatureFormatField, text, texts } from './forms';
@@ -16,6 +17,7 @@ import { deliveryLogPage, webhooksPage } from './views/webhooks';
 export class DashboardWebhooksController {
   constructor(
     private readonly webhooks: WebhooksService,
+    private readonly deliveries: DeliveryLog,
     private readonly replies: Replies,
   ) {}
 
@@ -80,10 +82,10 @@ export class DashboardWebhooksController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
-    const delivery = endpoint && (await this.webhooks.deliveryLog(endpointId)).find((candidate) => candidate.id === deliveryId);
+    const delivery = endpoint && (await this.deliveries.of(endpointId)).find((candidate) => candidate.id === deliveryId);
     if (!delivery) throw new ApiError('not_found', 'No such delivery.');
     try {
-      await this.webhooks.retryNow(deliveryId);
+      await this.deliveries.retryNow(deliveryId);
     } catch (error) {
       const { status, words } = refusal(error);
       return this.deliveryLogPage(reply, at, endpointId, status, words);
@@ -98,6 +100,6 @@ export class DashboardWebhooksController {
   private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
     const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
     if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
-    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.webhooks.deliveryLog(endpointId), error));
+    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), error));
   }
 }

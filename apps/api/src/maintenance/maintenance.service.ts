@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
-import { DELIVERY_LOG } from '../webhooks/webhooks.service';
+import { DELIVERY_LOG } from '../webhooks/delivery-log';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;

@@ -1,5 +1,5 @@
 import { ENTRY_EVENT_TYPES, html, SignatureFormat, WebhookEndpoint } from '@app/shared';
-import type { LoggedDelivery } from '../../webhooks/webhooks.service';
+import type { LoggedDelivery } from '../../webhooks/delivery-log';
 import type { ProductPage } from '../product-page';
 import { bar, frame, postButton, when } from './layout';
 
