@@ -38,7 +38,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     stack = await Stack.start({ apps: [] });
     const cli = join(ROOT, 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
     const { stdout } = await promisify(execFile)('node', [cli, 'products', 'create', '--name', 'Bench', '--json'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, LOG_LEVEL: 'silent' },
     });
     const product = JSON.parse(stdout) as { id: string; keys: { live: { secret: string } } };
     secret = product.keys.live.secret;

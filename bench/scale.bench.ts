@@ -1,6 +1,8 @@
 import { hashToken, IN_LINE_ORDER } from '@app/shared';
 import { CursorCodec } from '../apps/api/src/entries/cursor';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { LeaderboardService } from '../apps/api/src/leaderboard/leaderboard.service';
+import { ProductsService } from '../apps/api/src/products/products.service';
 import { PASSWORD, signIn } from '../test/support/dashboard';
 import { bearer } from '../test/support/flows';
 import { Product, Stack } from '../test/support/stack';
@@ -41,9 +43,12 @@ describe(`the cost of each work at ${LARGE.toLocaleString('en-US')} entries agai
   it('reports each work’s cost at both sizes', async () => {
     const cursors = new CursorCodec(stack.config.ENCRYPTION_KEY);
     const auth = stack.api.get(DashboardAuthService);
+    // Its boards are private: a read from PostgreSQL each request needs the 2-second cache emptied first.
+    const leaderboards = stack.api.get(LeaderboardService) as unknown as { boards: Map<string, unknown> };
 
     async function side(count: number): Promise<Side> {
       const product = await stack.createProduct({ name: `Scale ${count}` });
+      await stack.api.get(ProductsService).update(product.id, { leaderboard: 'live' });
       const scope = { productId: product.id, mode: 'live' as const };
       const started = Date.now();
       const seeded = await seedEntries(stack.db, { ...scope, count });
@@ -62,12 +67,20 @@ describe(`the cost of each work at ${LARGE.toLocaleString('en-US')} entries agai
       const middle = await nth(`state = 'confirmed'`, IN_LINE_ORDER, 0.5);
       const last = await nth(`state = 'confirmed'`, IN_LINE_ORDER, 1);
       const deep = await nth('true', 'created_at DESC, id DESC', 0.5);
+      // A referrer with all the status page shows: credited referrals, one being checked, and its history.
+      const referrer = await nth(
+        `state = 'confirmed' AND referrals > 0 AND EXISTS (SELECT FROM referrals r WHERE r.referrer_id = entries.id AND r.state = 'withheld')`,
+        IN_LINE_ORDER,
+        0.5,
+      );
+      const confirmToken = async (entryId: string) => {
+        const token = `confirm-${entryId}`;
+        await stack.db.query(`INSERT INTO entry_tokens (hash, entry_id, purpose, created_at) VALUES ($1, $2, 'confirm', now())`, [hashToken(token), entryId]);
+        return token;
+      };
       // The confirmation page of the entry at the back of the line: every waiting entry is ahead of it.
-      const confirmToken = `confirm-${last.id}`;
-      await stack.db.query(`INSERT INTO entry_tokens (hash, entry_id, purpose, created_at) VALUES ($1, $2, 'confirm', now())`, [
-        hashToken(confirmToken),
-        last.id,
-      ]);
+      const lastToken = await confirmToken(last.id);
+      const referrerToken = await confirmToken(referrer.id);
       const deepCursor = cursors.encode({ createdAt: deep.created_at, id: deep.id }, `${product.id}|live||`);
 
       const key = bearer(product.keys.live.secret);
@@ -78,6 +91,7 @@ describe(`the cost of each work at ${LARGE.toLocaleString('en-US')} entries agai
         return response;
       };
       const { cookie } = await signIn(stack, 'scale@example.com');
+      const leaderboard = `/public/v1/leaderboard?key=${encodeURIComponent(product.keys.live.publishable)}`;
       const works = new Map<string, () => Promise<unknown>>([
         ['invited check (POST)', () => ok({ method: 'POST', url: '/api/v1/invited', headers: key, body: { email: invited.email } })],
         ['invited check (GET)', () => ok({ method: 'GET', url: `/api/v1/invited?email=${encodeURIComponent(invited.email)}`, headers: key })],
@@ -85,9 +99,22 @@ describe(`the cost of each work at ${LARGE.toLocaleString('en-US')} entries agai
         ['list, first page', () => ok({ method: 'GET', url: '/api/v1/entries', headers: key })],
         ['list, a cursor half way down', () => ok({ method: 'GET', url: `/api/v1/entries?cursor=${deepCursor}`, headers: key })],
         ['place, the middle of the line', () => ok({ method: 'GET', url: `/api/v1/entries/${middle.id}/place`, headers: key })],
-        ['confirmation page, the back of the line', () => ok({ method: 'GET', url: `/confirm/${confirmToken}` })],
+        ['confirmation page, the back of the line', () => ok({ method: 'GET', url: `/confirm/${lastToken}` })],
         ['dashboard overview', () => ok({ method: 'GET', url: `/dashboard/${product.id}/live/overview`, headers: { cookie } })],
+        [
+          'leaderboard (public), read from PostgreSQL',
+          () => {
+            leaderboards.boards.clear();
+            return ok({ method: 'GET', url: leaderboard });
+          },
+        ],
+        ['leaderboard (public), as served', () => ok({ method: 'GET', url: leaderboard })],
+        ['status page with history, a referrer in the middle of the line', () => ok({ method: 'GET', url: `/confirm/${referrerToken}` })],
+        ['dashboard entry page, a referrer in the middle of the line', () => ok({ method: 'GET', url: `/dashboard/${product.id}/live/entries/${referrer.id}`, headers: { cookie } })],
+        ['history, a referrer in the middle of the line', () => ok({ method: 'GET', url: `/api/v1/entries/${referrer.id}/history`, headers: key })],
       ]);
+      // The board the leaderboard works read is a full one.
+      expect((await ok({ method: 'GET', url: leaderboard })).json().data).toHaveLength(10);
       return { product, works };
     }
 

@@ -578,4 +578,13 @@ describe('bad input', () => {
     expect(await entries.findOneBy({ email: 'nul-ref@example.com' })).toMatchObject({ state: 'pending', referredBy: null });
     expect(await entries.findOneBy({ email: 'nul-ref-form@example.com' })).toMatchObject({ state: 'pending', referredBy: null });
   });
+
+  // The OpenAPI document says so: ref has no maxLength and is no reason to refuse a sign-up.
+  it('a sign-up with a ref over 100 characters, or a ref that is no string, ignores it like any unknown ref', async () => {
+    for (const [email, ref] of [['long-ref@example.com', 'k'.repeat(101)], ['number-ref@example.com', 12]] as const) {
+      const response = await stack.request({ method: 'POST', url: '/public/v1/signups', headers: { 'content-type': JSON_TYPE }, payload: json({ key: values.pk, email, ref }) });
+      expect([email, response.status]).toEqual([email, 202]);
+      expect(await stack.db.getRepository(EntryRecord).findOneBy({ email })).toMatchObject({ state: 'pending', referredBy: null });
+    }
+  });
 });

@@ -25,7 +25,7 @@ describe('operator CLI', () => {
   async function cli(args: string[], env: Record<string, string> = {}) {
     try {
       const { stdout, stderr } = await promisify(execFile)('node', [CLI, ...args], {
-        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, LOG_LEVEL: 'silent', ...env },
+        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, LOG_LEVEL: 'silent', ...env },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -65,6 +65,35 @@ describe('operator CLI', () => {
     // The product's other keys keep working.
     expect((await stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(product.keys.test.secret) })).status).toBe(200);
   });
+
+  it('keys revoke takes a publishable key too, and --pair revokes both keys of the pair; other pairs keep working', async () => {
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Pairs', '--json'])).stdout);
+    const newPair = async () => JSON.parse((await cli(['keys', 'create', '--product', product.id, '--mode', 'test', '--json'])).stdout);
+    const signUp = (key: string) => stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email: 'pairs@example.com' } });
+    const list = (secret: string) => stack.request({ method: 'GET', url: '/api/v1/entries', headers: bearer(secret) });
+
+    const alone = await newPair();
+    const revoked = await cli(['keys', 'revoke', '--key', alone.publishable, '--json']);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(revoked.stdout)).toEqual({ revoked: true, kinds: ['publishable'] });
+    expect((await signUp(alone.publishable)).status).toBe(401);
+    expect((await list(alone.secret)).status).toBe(200);
+    expect((await cli(['keys', 'revoke', '--key', alone.publishable])).stderr).toMatch(/No such publishable key in use/);
+
+    const both = await newPair();
+    const paired = await cli(['keys', 'revoke', '--key', both.secret, '--pair']);
+    expect(paired).toMatchObject({ code: 0, stderr: '' });
+    expect(paired.stdout).toContain('Revoked both keys of the pair');
+    expect([(await list(both.secret)).status, (await signUp(both.publishable)).status]).toEqual([401, 401]);
+    // The pair whose secret is revoked already: --pair from its publishable key revokes what is left.
+    const rest = await cli(['keys', 'revoke', '--key', alone.secret, '--pair', '--json']);
+    expect(JSON.parse(rest.stdout)).toEqual({ revoked: true, kinds: ['secret'] });
+    expect((await list(alone.secret)).status).toBe(401);
+
+    expect((await signUp(product.keys.test.publishable)).status).toBe(202);
+    expect((await list(product.keys.test.secret)).status).toBe(200);
+    expect((await cli(['keys', 'revoke', '--key', 'xk_test_nope'])).stderr).toMatch(/--key must be a secret key \(sk_…\) or a publishable key \(pk_…\)/);
+  }, 120_000);
 
   it('webhooks create prints the endpoint and its secret once; webhooks test sends webhook.test', async () => {
     const product = JSON.parse((await cli(['products', 'create', '--name', 'Hooks', '--json'])).stdout);
@@ -183,15 +212,46 @@ describe('operator CLI', () => {
   const COMMANDS: [string[], string[]][] = [
     [['migrate'], []],
     [['products', 'create'], ['--name <N>', '--invite-url <U>', '--signup-url <U>', '--referral-places <K>']],
+    [['products', 'update'], ['--product <ID>', '--referral-protection <off|standard|strict>', '--velocity-limit <N>', '--waiting-for <confirmed|invited|redeemed>', '--blocked-domains <D1,D2>']],
     [['keys', 'create'], ['--product <ID>', '--mode <live|test>']],
-    [['keys', 'revoke'], ['--key <sk_…>']],
+    [['keys', 'revoke'], ['--key <sk_…|pk_…>', '--pair']],
     [['webhooks', 'create'], ['--product <ID>', '--mode <live|test>', '--url <U>', '--events <t1,t2>', '--signature <service|standard>']],
     [['webhooks', 'test'], ['--endpoint <ID>']],
+    [['entries', 'import'], ['FILE', '--product <ID>', '--mode <live|test>', '--dry-run', '--mapping <JSON>', '--state <confirmed|pending>', '--confirmation-mails', '--events']],
     [['users', 'create'], ['--email <E>', '--password <P>', '--product <ID>', '--operator']],
     [['demo'], ['--keys-file <F>']],
+    [['releases', 'list'], ['--product <ID>', '--mode <live|test>']],
+    [['releases', 'create'], ['--product <ID>', '--mode <live|test>', '--count <N>', '--pattern <CRON>', '--time-zone <TZ>', '--paused']],
+    [['releases', 'update'], ['--release <ID>', '--count <N>', '--pattern <CRON>', '--time-zone <TZ>', '--pause', '--resume']],
+    [['releases', 'run'], ['--release <ID>']],
+    [['releases', 'runs'], ['--release <ID>', '--limit <N>']],
+    [['releases', 'delete'], ['--release <ID>']],
   ];
 
   // The commands of these tests run side by side: each is a process that spends most of its time starting.
+  it('releases create, list, update (pause, resume), run, runs and delete, as the API does; a bad schedule is refused', async () => {
+    const env = { QUEUE_PREFIX: stack.config.QUEUE_PREFIX };
+    const product = JSON.parse((await cli(['products', 'create', '--name', 'Waves', '--json'])).stdout);
+    expect(JSON.parse((await cli(['products', 'update', '--product', product.id, '--capacity', '3', '--json'])).stdout)).toMatchObject({ capacity: 3 });
+    expect((await cli(['products', 'update', '--product', product.id, '--capacity', '0'])).stderr).toMatch(/--capacity: The capacity must be a whole number from 1/);
+    const refused = await cli(['releases', 'create', '--product', product.id, '--mode', 'live', '--count', '10', '--pattern', '0 9 * *', '--time-zone', 'Europe/Berlin'], env);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/five fields/);
+    const made = await cli(['releases', 'create', '--product', product.id, '--mode', 'live', '--count', '10', '--pattern', '0 9 * * 1', '--time-zone', 'Europe/Berlin', '--json'], env);
+    expect(made).toMatchObject({ code: 0, stderr: '' });
+    const release = JSON.parse(made.stdout);
+    expect(release).toMatchObject({ id: expect.stringMatching(/^rel_/), count: 10, paused: false, nextRunLocal: expect.stringMatching(/T09:00:00\+0[12]:00$/) });
+    const listed = await cli(['releases', 'list', '--product', product.id, '--mode', 'live'], env);
+    expect(listed.stdout).toContain(`${release.id}  invite 10 every "0 9 * * 1" in Europe/Berlin, next ${release.nextRunLocal}`);
+    expect(JSON.parse((await cli(['releases', 'update', '--release', release.id, '--pause', '--json'], env)).stdout)).toMatchObject({ paused: true, nextRunAt: null });
+    expect(JSON.parse((await cli(['releases', 'update', '--release', release.id, '--resume', '--count', '5', '--json'], env)).stdout)).toMatchObject({ paused: false, count: 5 });
+    const run = await cli(['releases', 'run', '--release', release.id, '--json'], env);
+    expect(JSON.parse(run.stdout)).toMatchObject({ asked: 5, invited: 0, failed: 0 });
+    expect(JSON.parse((await cli(['releases', 'runs', '--release', release.id, '--json'], env)).stdout).data).toHaveLength(1);
+    expect(await cli(['releases', 'delete', '--release', release.id], env)).toMatchObject({ code: 0, stdout: `release ${release.id} deleted\n` });
+    expect((await cli(['releases', 'run', '--release', release.id], env)).stderr).toMatch(/No release/);
+  });
+
   it('each command’s --help shows its usage and flags, --json too, exits 0 and runs nothing', async () => {
     const results = await Promise.all(COMMANDS.map(([words]) => cli([...words, '--help'])));
     COMMANDS.forEach(([words, flags], index) => {
@@ -222,6 +282,12 @@ describe('operator CLI', () => {
     [['keys', 'create', '--product', 'prod_nope', '--mode', 'live'], /No product prod_nope/],
     [['keys', 'create', '--product', 'prod_nope', '--mode', 'staging'], /--mode must be live or test/],
     [['keys', 'revoke', '--key', 'sk_live_nope'], /No such secret key/],
+    [['entries', 'import', '--product', 'prod_nope', '--mode', 'test'], /missing required argument 'FILE'/],
+    [['entries', 'import', 'list.csv', '--mode', 'test'], /--product is required/],
+    [['entries', 'import', '/nonexistent/list.csv', '--product', 'prod_nope', '--mode', 'test'], /No file \/nonexistent\/list.csv/],
+    [['entries', 'import', __filename, '--product', 'prod_nope', '--mode', 'test', '--mapping', '{"Mail": "address"}'], /--mapping: .*expected one of email/],
+    [['entries', 'import', __filename, '--product', 'prod_nope', '--mode', 'test', '--state', 'invited'], /--state: .*expected confirmed or pending/],
+    [['entries', 'import', __filename, '--product', 'prod_nope', '--mode', 'test'], /No product prod_nope/],
     [['frobnicate'], /Unknown command: frobnicate/],
     [['keys', 'frobnicate'], /Unknown command: keys frobnicate/],
     [[], /No command given/],
@@ -234,6 +300,77 @@ describe('operator CLI', () => {
       expect({ args, failed: code !== 0, stdout }).toEqual({ args, failed: true, stdout: '' });
       expect(stderr).toMatch(message);
     });
+  });
+
+  it('products update sets the referral protection and its thresholds by the settings form\'s rules; a new product is off', async () => {
+    const created = JSON.parse((await cli(['products', 'create', '--name', 'Guarded', '--json'])).stdout);
+    const product = () => stack.db.query(`SELECT referral_protection, referral_rules FROM products WHERE id = $1`, [created.id]);
+    expect(await product()).toEqual([{ referral_protection: 'off', referral_rules: {} }]);
+    const result = await cli(['products', 'update', '--product', created.id, '--referral-protection', 'strict', '--velocity-limit', '4', '--waiting-for', 'invited', '--blocked-domains', 'spam.example, @junk.example', '--json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      id: created.id,
+      referralPlaces: 1,
+      referralProtection: 'strict',
+      referralRules: { velocityLimit: 4, waitingFor: 'invited', blockedDomains: ['spam.example', 'junk.example'] },
+      leaderboard: 'off',
+      leaderboardSize: 10,
+      milestones: [],
+      claimWindowDays: null,
+      claimReminderHours: null,
+      claimExpiry: 'back_in_line',
+    });
+    expect(await cli(['products', 'update', '--product', created.id, '--velocity-limit', '', '--json'])).toMatchObject({ code: 0 });
+    expect((await product())[0].referral_rules).toEqual({ waitingFor: 'invited', blockedDomains: ['spam.example', 'junk.example'] });
+
+    for (const [args, message] of [
+      [['--referral-protection', 'paranoid'], /--referral-protection: Referral protection must be off, standard or strict/],
+      [['--velocity-limit', '0'], /--velocity-limit: The referrals per network must be a whole number from 1/],
+      [['--blocked-domains', 'not a domain!'], /--blocked-domains: The blocked domains must be domains like example.com/],
+      [[], /Name at least one setting to change/],
+    ] as [string[], RegExp][]) {
+      const refused = await cli(['products', 'update', '--product', created.id, ...args]);
+      expect({ args, failed: refused.code !== 0, stdout: refused.stdout }).toEqual({ args, failed: true, stdout: '' });
+      expect(refused.stderr).toMatch(message);
+    }
+    expect((await cli(['products', 'update', '--product', 'prod_nosuch', '--waiting-days', '2'])).stderr).toMatch(/No product prod_nosuch/);
+  }, 60_000);
+
+  it('products update sets the claim window, its reminder and its outcome, and refuses a reminder outside the window', async () => {
+    const created = JSON.parse((await cli(['products', 'create', '--name', 'Windowed', '--json'])).stdout);
+    const result = await cli(['products', 'update', '--product', created.id, '--claim-window-days', '7', '--claim-reminder-hours', '24', '--claim-expiry', 'end_of_line', '--json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ claimWindowDays: 7, claimReminderHours: 24, claimExpiry: 'end_of_line' });
+    for (const [args, message] of [
+      [['--claim-window-days', '31'], /--claim-window-days: The claim window must be a whole number from 1 to 30/],
+      [['--claim-expiry', 'forget'], /--claim-expiry: At the end of the claim window/],
+      [['--claim-reminder-hours', '168'], /The reminder must come within the claim window: fewer than 168 hours/],
+    ] as [string[], RegExp][]) {
+      const refused = await cli(['products', 'update', '--product', created.id, ...args]);
+      expect({ args, failed: refused.code !== 0, stdout: refused.stdout }).toEqual({ args, failed: true, stdout: '' });
+      expect(refused.stderr).toMatch(message);
+    }
+    expect(await cli(['products', 'update', '--product', created.id, '--claim-window-days', '', '--claim-reminder-hours', '', '--json'])).toMatchObject({ code: 0 });
+    expect(await stack.db.query(`SELECT claim_window_days, claim_reminder_hours, claim_expiry FROM products WHERE id = $1`, [created.id])).toEqual([
+      { claim_window_days: null, claim_reminder_hours: null, claim_expiry: 'end_of_line' },
+    ]);
+  }, 60_000);
+
+  it('products create refuses a name the dashboard refuses (control characters, empty, over 100 characters) and trims it as the dashboard does', async () => {
+    const refused: [string, RegExp][] = [
+      ['Acme\r\nBcc: all@example.com', /--name cannot hold control characters/],
+      ['Tab\there', /--name cannot hold control characters/],
+      ['   ', /--name cannot be empty/],
+      ['x'.repeat(101), /--name is at most 100 characters/],
+    ];
+    for (const [name, message] of refused) {
+      const { code, stdout, stderr } = await cli(['products', 'create', '--name', name]);
+      expect({ name, failed: code !== 0, stdout }).toEqual({ name, failed: true, stdout: '' });
+      expect(stderr).toMatch(message);
+    }
+    expect(await stack.db.query(`SELECT count(*)::int AS n FROM products WHERE name ~ '[[:cntrl:]]' OR length(name) > 100 OR trim(name) = ''`)).toEqual([{ n: 0 }]);
+    const created = JSON.parse((await cli(['products', 'create', '--name', '  Trimmed  ', '--json'])).stdout);
+    expect(await stack.db.query('SELECT name FROM products WHERE id = $1', [created.id])).toEqual([{ name: 'Trimmed' }]);
   });
 
   it('bad configuration stops it with a message naming the variable', async () => {

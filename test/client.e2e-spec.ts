@@ -4,7 +4,10 @@ import {
   Entry,
   EntryPage,
   InviteNextResult,
+  PlaceHistory,
   PlaceInLine,
+  Referral,
+  ReferralPage,
   verifyWebhook,
   WaitlistApiError,
   WaitlistClient,
@@ -19,7 +22,8 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../apps/api/src/common/api-error';
 import type { ENTRY_PAGE } from '../apps/api/src/entries/entries.dto';
 import type { CODE_CHECK, INVITE_NEXT_RESULT, INVITED_ANSWER } from '../apps/api/src/invitations/invitations.dto';
-import type { STANDING } from '../apps/api/src/line/line.dto';
+import type { PLACE_HISTORY, STANDING } from '../apps/api/src/line/line.dto';
+import type { REFERRAL, REFERRAL_PAGE } from '../apps/api/src/referrals/referrals.dto';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { closedPort } from './support/closed-port';
 import { joinLine, signUp } from './support/flows';
@@ -47,6 +51,9 @@ export type ClientMatchesService = [
   Holds<Same<EntryPage, z.infer<typeof ENTRY_PAGE>>>,
   Holds<Same<InviteNextResult, z.infer<typeof INVITE_NEXT_RESULT>>>,
   Holds<Same<PlaceInLine, z.infer<typeof STANDING>>>,
+  Holds<Same<PlaceHistory, z.infer<typeof PLACE_HISTORY>>>,
+  Holds<Same<Referral, z.infer<typeof REFERRAL>>>,
+  Holds<Same<ReferralPage, z.infer<typeof REFERRAL_PAGE>>>,
   Holds<Same<CodeCheck, z.infer<typeof CODE_CHECK>>>,
   Holds<Same<{ invited: boolean }, z.infer<typeof INVITED_ANSWER>>>,
   Holds<Same<WebhookEvent, z.infer<typeof EVENT_ENVELOPE>>>,
@@ -139,6 +146,11 @@ async function apiError(promise: Promise<unknown>, secrets: string[]): Promise<W
   expect(error).toBeInstanceOf(WaitlistApiError);
   for (const secret of secrets) expect(`${String(error)} ${JSON.stringify(error)}`).not.toContain(secret);
   return error as WaitlistApiError;
+}
+
+/** A body read as it goes, as a Node.js stream gives it. */
+async function* bytes(text: string): AsyncGenerator<Uint8Array> {
+  yield new TextEncoder().encode(text);
 }
 
 /** Matches null or any string, as the nullable fields of an entry hold. */
@@ -248,6 +260,24 @@ describe(WaitlistClient.name, () => {
       expect(await client.inviteNext(5)).toEqual({ invited: [], failed: [] });
     });
 
+    it('schedules, lists, changes, pauses, runs and deletes a release, and reads its runs', async () => {
+      const { pk, client } = await setUp();
+      const [kai] = await line(stack, pk, ['kai@example.com', 'lev@example.com']);
+      const release = await client.createRelease({ count: 1, pattern: '0 9 * * 1', timeZone: 'Europe/Berlin' });
+      expect(release).toMatchObject({ count: 1, pattern: '0 9 * * 1', timeZone: 'Europe/Berlin', paused: false, mode: 'test' });
+      expect(await client.listReleases()).toEqual([release]);
+      expect(await client.getRelease(release.id)).toEqual(release);
+      expect(await client.updateRelease(release.id, { count: 2 })).toMatchObject({ count: 2 });
+      expect(await client.pauseRelease(release.id)).toMatchObject({ paused: true, nextRunAt: null });
+      expect(await client.resumeRelease(release.id)).toMatchObject({ paused: false });
+      const run = await client.runRelease(release.id);
+      expect(run).toMatchObject({ asked: 2, invited: 2, failed: 0, skippedForCapacity: 0, tickAt: null });
+      expect(await client.releaseRuns(release.id)).toEqual([run]);
+      expect(invitationsTo(stack, kai.email)).toHaveLength(1);
+      await expect(client.deleteRelease(release.id)).resolves.toBeUndefined();
+      expect((await apiError(client.getRelease(release.id), [])).code).toBe('not_found');
+    });
+
     it('turns every refusal into a WaitlistApiError with the status, code, message and param of the answer, sent once', async () => {
       const { pk, secretKey, client: plain } = await setUp();
       const { fetch: recorded, sent } = recording();
@@ -279,6 +309,8 @@ describe(WaitlistClient.name, () => {
         ['a page of 101', () => client.listEntries({ limit: 101 }), 400, 'invalid_request', 'limit'],
         ['a move-up by 0', () => client.moveUp(waiting.id, 0), 400, 'invalid_request', 'places'],
         ['invite-next of 0', () => client.inviteNext(0), 400, 'invalid_request', 'count'],
+        ['an import whose mapping names no email column', () => client.importEntries('Mail\nada@example.com\n', { dryRun: true, mapping: { Mail: 'createdAt' } }), 400, 'invalid_request', 'mapping'],
+        ['a streamed import of a JSON mapping gone wrong', () => client.importEntries(bytes('Mail\n'), { mapping: { Mail: 'email', Code: 'email' } }), 400, 'invalid_request', 'mapping'],
         ['a key with a space', () => client.inviteEntry(waiting.id, { idempotencyKey: 'two words' }), 400, 'invalid_idempotency_key'],
         ['a key used for another request', () => client.redeemInvite('another-code', { idempotencyKey: 'key-used-once' }), 422, 'idempotency_key_reused'],
       ];

@@ -1,5 +1,6 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
+import { ReleasesService } from '../apps/api/src/releases/releases.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { CommandQueue, EntryRecord, EventRecord, hashToken, QueueName, redisOptions } from '@app/shared';
 import { Worker } from 'bullmq';
@@ -15,6 +16,7 @@ import { cookieParts, csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD,
 const ACTIONS: Record<string, string[]> = {
   'entries/:id/:action': ['invite', 'reinvite', 'move-up', 'delete'],
   'webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'],
+  'releases/:releaseId/:action': ['pause', 'resume', 'run', 'delete'],
 };
 
 /** Every dashboard route with the ids given, one URL per action where the route has an :action. */
@@ -28,6 +30,10 @@ function dashboardUrls(ids: Record<string, string>, keep: (route: { method: stri
       })),
     );
 }
+
+/** A paused release of the product's live mode, for the routes that name one. */
+const releaseOf = async (stack: Stack, productId: string): Promise<string> =>
+  (await stack.api.get(ReleasesService).create({ productId, mode: 'live' }, { count: 1, pattern: '0 9 * * 1', timeZone: 'UTC', paused: true })).id;
 
 describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   let stack: Stack;
@@ -105,10 +111,11 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const entry = await joinLine(stack, other.keys.live.publishable, 'theirs@example.com');
     const endpoint = await stack.api.get(WebhooksService).create({ productId: other.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [other.id]);
-    const ids: Record<string, string> = { productId: other.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x' };
+    const hook = await stack.api.get(LoginHooksService).create({ productId: other.id, mode: 'live' }, { provider: 'kratos', failOpen: false });
+    const ids: Record<string, string> = { productId: other.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, hookId: hook.id, deliveryId: 'dlv_x', releaseId: await releaseOf(stack, other.id) };
     // Every route of every dashboard controller, read from their metadata, so that a page added later is checked too.
     const routes = dashboardUrls(ids, ({ path }) => path.includes(':productId'));
-    expect(routes.length).toBeGreaterThanOrEqual(24);
+    expect(routes.length).toBeGreaterThanOrEqual(29);
     for (const { method, url } of routes) {
       const response = await stack.request({
         method,
@@ -123,6 +130,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(await stack.db.query('SELECT name, referral_places FROM products WHERE id = $1', [other.id])).toEqual([{ name: 'Other', referral_places: 1 }]);
     expect(await stack.db.query('SELECT url, disabled_at FROM webhook_endpoints WHERE product_id = $1', [other.id])).toEqual([{ url: 'http://127.0.0.1:9/hook', disabled_at: null }]);
     expect(await stack.db.query('SELECT count(*)::int AS n FROM api_keys WHERE product_id = $1 AND revoked_at IS NOT NULL', [other.id])).toEqual([{ n: 0 }]);
+    expect(await stack.db.query('SELECT revoked_at FROM login_hooks WHERE id = $1', [hook.id])).toEqual([{ revoked_at: null }]);
   });
 
   it('every route but the login needs a session, and every POST the session’s CSRF token; without them nothing changes', async () => {
@@ -130,9 +138,9 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const entry = await joinLine(stack, acme.keys.live.publishable, 'guarded@example.com');
     const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook' });
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
-    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x' };
+    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, deliveryId: 'dlv_x', releaseId: await releaseOf(stack, acme.id) };
     const routes = dashboardUrls(ids, ({ path }) => path !== 'login');
-    expect(routes.length).toBeGreaterThanOrEqual(26);
+    expect(routes.length).toBeGreaterThanOrEqual(31);
     const state = () =>
       stack.db.query(
         `SELECT (SELECT json_agg(e ORDER BY id) FROM entries e WHERE product_id = $1) AS entries,
@@ -172,20 +180,27 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
   it('every page of the product escapes what users typed: a product name, a webhook URL, a search', async () => {
     const { cookie } = await signIn(stack, 'ada@example.com');
     const entry = await joinLine(stack, acme.keys.live.publishable, 'escaped@example.com');
+    await joinLine(stack, acme.keys.live.publishable, 'escaped-friend@example.com', entry.referralCode!);
+    const [referral] = await stack.db.query('SELECT id FROM referrals WHERE referrer_id = $1', [entry.id]);
     const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook?<script>alert(2)</script>' });
-    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id };
+    const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
+    const hook = await stack.api.get(LoginHooksService).create({ productId: acme.id, mode: 'live' }, { provider: 'supabase', failOpen: false });
+    // The confirmation pages of destructive actions too.
+    const ids: Record<string, string> = { productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, hookId: hook.id, referralId: referral.id, releaseId: await releaseOf(stack, acme.id) };
     const pages = dashboardRoutes()
       .filter(({ method, path }) => method === 'GET' && path.includes(':productId') && !path.endsWith('.csv'))
-      .map(({ path }) => `/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}`);
+      .map(({ path }) => `/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}${path.endsWith('entries/bulk') ? `?action=delete&ids=${entry.id}` : ''}`);
     pages.push(`/dashboard/${acme.id}/live/entries?email=${encodeURIComponent('<script>alert(3)</script>')}`);
-    expect(pages.length).toBeGreaterThanOrEqual(9);
+    expect(pages.length).toBeGreaterThanOrEqual(14);
     for (const url of pages) {
       const response = await page(url, cookie);
       expect([url, response.status]).toEqual([url, 200]);
       expect(response.text).not.toMatch(/<script/i);
       expect(response.text).toContain('Acme &lt;script&gt;alert(1)&lt;/script&gt;');
     }
-    expect((await page(`/dashboard/${acme.id}/live/webhooks`, cookie)).text).toContain('hook?&lt;script&gt;alert(2)&lt;/script&gt;');
+    for (const url of [`/dashboard/${acme.id}/live/webhooks`, `/dashboard/${acme.id}/live/webhooks/${endpoint.id}/delete`]) {
+      expect((await page(url, cookie)).text).toContain('hook?&lt;script&gt;alert(2)&lt;/script&gt;');
+    }
   });
 
   it('a login form posted from elsewhere (no login cookie, or another token) is refused', async () => {
@@ -253,7 +268,7 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     expect(board.text).toContain('<div id="root">');
     const queues = await page('/admin/queues/api/queues', operator);
     expect(queues.status).toBe(200);
-    expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations']);
+    expect(queues.json().queues.map((queue: { name: string }) => queue.name).sort()).toEqual(['deliveries', 'invitations', 'releases']);
   });
 
   it('an operator retries and cleans failed jobs through the board', async () => {
@@ -269,7 +284,9 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
       for (const id of ['dlv_one', 'dlv_two', 'dlv_three']) await queue.add('deliver', { deliveryId: id }, { jobId: id, attempts: 1 });
       await waitFor(async () => (await queue.getFailedCount()) === 3, 'three failed jobs');
       await worker.close();
-      const put = (url: string) => stack.request({ method: 'PUT', url: `/admin/queues/api/queues/deliveries/${url}`, headers: { cookie } });
+      // As the board's page sends them: a browser puts the page's Origin on every write.
+      const origin = new URL(stack.config.PUBLIC_BASE_URL).origin;
+      const put = (url: string) => stack.request({ method: 'PUT', url: `/admin/queues/api/queues/deliveries/${url}`, headers: { cookie, origin } });
       const listed = (await page('/admin/queues/api/queues?activeQueue=deliveries&status=failed', cookie)).json();
       const deliveries = listed.queues.find((candidate: { name: string }) => candidate.name === 'deliveries');
       expect(deliveries.readOnlyMode).toBe(false);
@@ -284,6 +301,51 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
       expect(await queue.getFailedCount()).toBe(0);
     } finally {
       await worker.close();
+      await queue.close();
+    }
+  });
+
+  it('Bull Board takes writes only from the service’s own origin: a foreign Origin or Referer, or neither, is 403 and changes nothing', async () => {
+    await stack.api.get(DashboardAuthService).createUser('ops@example.com', PASSWORD, null, { operator: true });
+    const { cookie } = await logIn('ops@example.com');
+    const own = new URL(stack.config.PUBLIC_BASE_URL).origin;
+    // No webhooks app runs here, so a job added to deliveries would stay to be seen.
+    const queue = CommandQueue.open(QueueName.Deliveries, stack.config);
+    const board = (method: 'POST' | 'PUT', action: string, headers: Record<string, string>, payload?: string) =>
+      stack.request({ method, url: `/admin/queues/api/queues/deliveries/${action}`, headers: { cookie, ...headers }, payload });
+    const json = { 'content-type': 'application/json' };
+    const forged = async () => (await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed'])).filter((job) => job.name === 'forged');
+    try {
+      const elsewhere: Record<string, string>[] = [
+        { origin: 'https://attacker.example' },
+        { origin: `${own}.attacker.example` },
+        { origin: 'null' },
+        { referer: 'https://attacker.example/admin/queues' },
+        { referer: 'not a url' },
+        { origin: 'https://attacker.example', referer: `${own}/admin/queues` },
+        {},
+      ];
+      for (const headers of elsewhere) {
+        const add = await board('POST', 'add', { ...headers, ...json }, JSON.stringify({ name: 'forged', data: { deliveryId: 'dlv_forged' } }));
+        // What a form on another site can post without any script.
+        const formPost = await board('POST', 'add', { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, form({ name: 'forged' }));
+        const pause = await board('PUT', 'pause', headers);
+        expect([headers, add.status, formPost.status, pause.status]).toEqual([headers, 403, 403, 403]);
+        expect(add.json()).toEqual({ error: { code: 'forbidden', message: expect.stringContaining('did not come from') } });
+      }
+      expect(await forged()).toEqual([]);
+      expect(await queue.isPaused()).toBe(false);
+
+      // Reads need neither header; the board's own page sends its writes with the service's Origin (or a Referer of it).
+      expect((await page('/admin/queues/api/queues?activeQueue=deliveries', cookie)).status).toBe(200);
+      expect((await board('PUT', 'pause', { origin: own })).status).toBe(200);
+      expect(await queue.isPaused()).toBe(true);
+      expect((await board('PUT', 'resume', { referer: `${own}/admin/queues/queue/deliveries` })).status).toBe(200);
+      expect(await queue.isPaused()).toBe(false);
+      expect((await board('POST', 'add', { origin: own, ...json }, JSON.stringify({ name: 'forged', data: { deliveryId: 'dlv_own' } }))).status).toBe(200);
+      expect((await forged()).map((job) => job.data)).toEqual([{ deliveryId: 'dlv_own' }]);
+    } finally {
+      await queue.obliterate({ force: true });
       await queue.close();
     }
   });
@@ -497,7 +559,7 @@ describe('dashboard: webhook endpoints and the delivery log', () => {
     expect((await stack.request({ method: 'GET', url: base, headers: { cookie } })).text).toContain('webhook.test event is on its way');
     const [delivery] = await receiver.waitFor(1);
     expect(delivery.headers['service-event']).toBe('webhook.test');
-    await waitFor(async () => (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text.includes('succeeded'), 'the log to show the delivery');
+    await waitFor(async () => (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text.includes('<span class="pill succeeded">succeeded</span>'), 'the log to show the delivery');
     const log = (await stack.request({ method: 'GET', url: `${base}/${endpoint.id}`, headers: { cookie } })).text;
     expect(log).toContain('webhook.test');
     expect(log).toMatch(/ · 200 · \d+ ms/);
@@ -724,6 +786,14 @@ describe('dashboard: the development inbox (SMTP_URL unset)', () => {
     expect(mail.text).toContain(`${stack.config.PUBLIC_BASE_URL}/confirm/`);
   });
 
+  it('a mail id that is not in the inbox answers a 404 page, whatever it looks like (400 when the URL cannot be decoded)', async () => {
+    const ids = ['00000000-0000-0000-0000-000000000000', '42', '-1', '9'.repeat(400), '%C3%A9%F0%9F%98%80', '%00', '..%2F..%2Fdashboard'];
+    for (const [id, status] of [...ids.map((id) => [id, 404] as const), ['%E0%A4%A', 400] as const]) {
+      const answer = await stack.request({ method: 'GET', url: `/dev/mail/${id}` });
+      expect([id, answer.status, answer.headers['content-type']]).toEqual([id, status, 'text/html; charset=utf-8']);
+    }
+  });
+
   it('is not linked, and not there, when mail goes to an SMTP server', async () => {
     const other = await Stack.start({ apps: ['api'] });
     try {
@@ -767,7 +837,9 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
   it('every dashboard POST answers 303 to a page that a GET shows', async () => {
     const pk = acme.keys.live.publishable;
     const [toInvite, toReinvite, toMove, toDelete] = await confirmedInOrder(stack, pk, ['invite@example.com', 'reinvite@example.com', 'move@example.com', 'delete@example.com']);
-    await joinLine(stack, pk, 'next@example.com');
+    const referrer = await joinLine(stack, pk, 'next@example.com');
+    await joinLine(stack, pk, 'next-friend@example.com', referrer.referralCode!);
+    const [referral] = await stack.db.query('SELECT id FROM referrals WHERE referrer_id = $1', [referrer.id]);
     expect((await api(stack, acme.keys.live.secret).invite(toReinvite.id)).status).toBe(200);
     const webhooks = stack.api.get(WebhooksService);
     const spare = await webhooks.create({ productId: acme.id, mode: 'live', url: `${receiver.url}/spare` });
@@ -781,6 +853,7 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
     await waitFor(async () => (await deliveries.getJobState(delivery.id)) === 'delayed', 'its job to wait for the retry').finally(() => deliveries.close());
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
     const hook = await stack.api.get(LoginHooksService).create({ productId: acme.id, mode: 'live' }, { provider: 'kratos', failOpen: false });
+    const release = await releaseOf(stack, acme.id);
 
     type Request = { params?: Record<string, string>; fields?: Record<string, string>; session?: { cookie: string; csrf: string } };
     const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login' });
@@ -795,7 +868,14 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
         { params: { id: toMove.id, action: 'move-up' }, fields: { places: '2' } },
         { params: { id: toDelete.id, action: 'delete' } },
       ],
+      ':productId/:mode/entries/:id/referrals/:referralId/:decision': [
+        { params: { id: referrer.id, referralId: referral.id, decision: 'revoke' } },
+        { params: { id: referrer.id, referralId: referral.id, decision: 'grant' } },
+      ],
+      ':productId/:mode/entries/bulk': [{ fields: { action: 'move-up', places: '1', ids: toMove.id } }],
       ':productId/:mode/line/invite-next': [{ fields: { count: '1' } }],
+      // A form without its file: refused, and shown on the import page all the same (the upload itself: dashboard-import tests).
+      ':productId/:mode/entries/import': [{ fields: {} }],
       ':productId/:mode/keys': [{}],
       ':productId/:mode/keys/:keyId/revoke': [{ params: { keyId: key.id } }],
       ':productId/:mode/sign-up-hooks': [{ fields: { provider: 'supabase' } }, { fields: { provider: 'kratos', failOpen: 'on' } }],
@@ -803,6 +883,8 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
       ':productId/:mode/webhooks': [{ fields: { url: `${receiver.url}/new`, events: 'entry.invited' } }],
       ':productId/:mode/webhooks/:endpointId/:action': ['test', 'rotate', 'disable', 'enable', 'delete'].map((action) => ({ params: { endpointId: spare.id, action } })),
       ':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry': [{ params: { endpointId: failing.id, deliveryId: delivery.id } }],
+      ':productId/:mode/releases': [{ fields: { count: '1', pattern: '0 9 * * 1', timeZone: 'Europe/Berlin' } }],
+      ':productId/:mode/releases/:releaseId/:action': ['pause', 'resume', 'run', 'delete'].map((action) => ({ params: { releaseId: release, action } })),
     };
     const routes = dashboardRoutes()
       .filter(({ method }) => method === 'POST')

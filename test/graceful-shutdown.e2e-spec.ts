@@ -1,4 +1,5 @@
 import { Delivery, EntryRecord } from '@app/shared';
+import { Not } from 'typeorm';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer } from './support/flows';
 import { invitationsTo, seedLine } from './support/invitations';
@@ -23,10 +24,9 @@ const ENV = {
   WEBHOOK_TIMEOUT: '5s',
   WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s',
   RECONCILE_INTERVAL: '1s',
-  // Long enough for the next api process to start, as a rolling deployment starts it before the old one
-  // stops: the burst is sent to the old one until then, and once it stops listening a request that was on
-  // its way is answered 503. Starting took over 3 s with a second test file running beside this one.
-  SHUTDOWN_GRACE: '8s',
+  // Long enough for the load balancer (the test) to see /readyz fail and for the requests already sent
+  // to the old api to be answered, on a machine busy with other test files.
+  SHUTDOWN_GRACE: '5s',
 };
 
 /**
@@ -74,18 +74,27 @@ describe('SIGTERM to each app during a burst', () => {
     }
   }
 
-  /** SIGTERM, then a new process of the app, as a rolling deployment does. */
+  /**
+   * A new process of the app and SIGTERM to the old one, as a rolling deployment does. The api's
+   * successor is started first; the burst goes on to the old one until its /readyz fails, as a load
+   * balancer's does, and then turns to the successor. The old one then has only the requests already on
+   * their way to finish, however long its successor took to start on a busy machine.
+   */
   async function roll(name: AppName): Promise<void> {
     const old = apps.get(name)!;
-    const stopped = old.stop();
-    if (name === 'api') {
-      // Draining: still answering, but not ready, and closing each connection after its answer.
-      await waitFor(async () => (await fetch(`${old.url}/readyz`)).status === 503, 'the old api to drain');
-      const ready = await fetch(`${old.url}/readyz`);
-      expect([ready.status, await ready.json(), ready.headers.get('connection')]).toEqual([503, { status: 'draining' }, 'close']);
+    const next = AppProcess.start(name, stack.config, { env: ENV });
+    if (name !== 'api') {
+      await Promise.all([old.stop(), next.then((started) => void apps.set(name, started))]);
+      return;
     }
-    const started = AppProcess.start(name, stack.config, { env: ENV }).then((next) => void apps.set(name, next));
-    await Promise.all([stopped, started]);
+    const successor = await next;
+    const stopped = old.stop();
+    // Draining: still answering, but not ready, and closing each connection after its answer.
+    await waitFor(async () => (await fetch(`${old.url}/readyz`)).status === 503, 'the old api to drain');
+    const ready = await fetch(`${old.url}/readyz`);
+    expect([ready.status, await ready.json(), ready.headers.get('connection')]).toEqual([503, { status: 'draining' }, 'close']);
+    apps.set(name, successor);
+    await stopped;
   }
 
   it('loses no sign-up, confirmation mail, invitation or delivery, and sends none twice', async () => {
@@ -122,19 +131,25 @@ describe('SIGTERM to each app during a burst', () => {
     await waitFor(() => emails.every((email) => stack.mail.to(email).length > 0), 'a confirmation mail to every address', { timeoutMs: 60_000 });
     expect(emails.filter((email) => stack.mail.to(email).length !== 1)).toEqual([]);
 
-    // Every invite-next answer tells the truth: an invited entry has one mail, a failed one none and is still in line.
+    // Every invite-next answer tells the truth: an entry an answer invited has one mail, and no entry was
+    // invited twice; one answered failed had no mail of that call and went back in line, where a later call
+    // of the burst may have invited it: one that none invited has no mail and is still in line.
     expect(results.filter((result) => result.status !== 200)).toEqual([]);
     const invited = results.flatMap((result) => result.json.invited);
-    const failed = results.flatMap((result) => result.json.failed);
     expect(invited.length).toBeGreaterThan(0);
+    expect(new Set(invited).size).toBe(invited.length);
+    const failedOnly = results.flatMap((result) => result.json.failed).filter((id) => !invited.includes(id));
     const byId = new Map(seeded.map((entry) => [entry.id, entry]));
     expect(invited.filter((id) => invitationsTo(stack, byId.get(id)!.email).length !== 1)).toEqual([]);
-    expect(failed.filter((id) => invitationsTo(stack, byId.get(id)!.email).length !== 0)).toEqual([]);
+    expect(failedOnly.filter((id) => invitationsTo(stack, byId.get(id)!.email).length !== 0)).toEqual([]);
     const states = await stack.db.getRepository(EntryRecord).findBy(seeded.map((entry) => ({ id: entry.id })));
     expect(states.filter((entry) => (entry.state === 'invited') !== invited.includes(entry.id))).toEqual([]);
 
-    // Every sign-up's entry.created reaches the endpoint, each delivery made once.
-    await waitFor(async () => (await stack.db.getRepository(Delivery).countBy({ status: 'succeeded' })) === emails.length, 'every delivery to succeed', { timeoutMs: 60_000 });
+    // Every sign-up's entry.created reaches the endpoint, each delivery made once. (The delivery log keeps
+    // only the last 100 of an endpoint, and a slow run makes more: the receiver's requests tell.)
+    const deliveredTo = () => new Set(receiver.received.map((request) => (JSON.parse(request.body) as { data: { entry: { email: string } } }).data.entry.email));
+    await waitFor(() => emails.every((email) => deliveredTo().has(email)), 'an entry.created delivery of every sign-up', { timeoutMs: 60_000 });
+    expect(await stack.db.getRepository(Delivery).countBy({ status: Not('succeeded') })).toBe(0);
     const deliveryIds = receiver.received.map((request) => String(request.headers['service-delivery']));
     expect(new Set(deliveryIds).size).toBe(emails.length);
     expect(deliveryIds).toHaveLength(emails.length);

@@ -55,12 +55,12 @@ describe('GET /api/v1/openapi.json', () => {
 
 describe('the answer check', () => {
   const entry = WAITING_ENTRY;
-  const json = { 'content-type': 'application/json; charset=utf-8' };
+  const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1' };
   const answer = (overrides: Partial<Answer>): Answer => ({ method: 'GET', url: `/api/v1/entries/${entry.id}`, status: 200, headers: json, body: JSON.stringify(entry), ...overrides });
 
   it('passes answers the document describes', () => {
     expect(openApiProblems(answer({}))).toEqual([]);
-    expect(openApiProblems(answer({ method: 'DELETE', status: 204, headers: {}, body: '' }))).toEqual([]);
+    expect(openApiProblems(answer({ method: 'DELETE', status: 204, headers: { 'x-request-id': 'req-1' }, body: '' }))).toEqual([]);
     const limited = { error: { code: 'rate_limited', message: 'Too many requests with this key; try again in 1 s.' } };
     expect(openApiProblems(answer({ status: 429, headers: { ...json, 'retry-after': '1' }, body: JSON.stringify(limited) }))).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('the answer check', () => {
       expect.stringMatching(/^body .*must have required property 'referrals'.*must NOT have additional properties/),
     ]);
     expect(openApiProblems(answer({ body: JSON.stringify({ ...entry, createdAt: 'yesterday' }) }))).toEqual([expect.stringMatching(/^body \/createdAt must match format "date-time"/)]);
-    expect(openApiProblems(answer({ headers: { 'content-type': 'text/html' }, body: '<p>hello</p>' }))).toEqual(['a body of type text/html, documented: application/json']);
+    expect(openApiProblems(answer({ headers: { ...json, 'content-type': 'text/html' }, body: '<p>hello</p>' }))).toEqual(['a body of type text/html, documented: application/json']);
     expect(openApiProblems(answer({ method: 'DELETE', status: 204, headers: json, body: '{}' }))).toEqual(['a body of type application/json, documented: no body']);
   });
 
@@ -86,6 +86,14 @@ describe('the answer check', () => {
     expect(openApiProblems({ method: 'POST', url: '/api/v1/invited', status: 400, headers: json, body })).toEqual([
       expect.stringMatching(/^body \/error\/code must be equal to one of the allowed values/),
     ]);
+  });
+
+  it('refuses an answer without X-Request-Id or with one the service would not take, except a 400 for a request it could not read', () => {
+    const { 'x-request-id': _, ...withoutId } = json;
+    expect(openApiProblems(answer({ headers: withoutId }))).toEqual(['header X-Request-Id is missing']);
+    expect(openApiProblems(answer({ headers: { ...json, 'x-request-id': 'a line\nforged' } }))).toEqual([expect.stringMatching(/^header X-Request-Id: .* must match pattern/)]);
+    const unreadable = JSON.stringify({ error: { code: 'invalid_request', message: 'The URL could not be read.' } });
+    expect(openApiProblems(answer({ status: 400, headers: withoutId, body: unreadable }))).toEqual([]);
   });
 
   it('refuses a 429 without Retry-After', () => {

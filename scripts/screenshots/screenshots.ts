@@ -53,6 +53,7 @@ describe('docs screenshots', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('link', { name: 'grace@acme.example' }).click();
     await shoot('entry');
+    const entry = page.url();
 
     await nav('Line');
     await shoot('line');
@@ -79,5 +80,9 @@ describe('docs screenshots', () => {
 
     await nav('Settings');
     await shoot('settings');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(entry);
+    await shoot('phone-entry');
   });
 });

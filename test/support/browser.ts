@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
+import { Browser, chromium, Page } from 'playwright-core';
 import { toolPath } from './debian-tools';
 import type { Stack } from './stack';
 
@@ -15,4 +15,17 @@ export function launchBrowser(): Promise<Browser> {
 export async function serve(stack: Stack): Promise<string> {
   await stack.api.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(stack.api.getHttpServer().address() as AddressInfo).port}`;
+}
+
+/** A page of chromium on the stack's dashboard (served on a real port), signed in as `email` and on its products' list. */
+export async function dashboardPage(stack: Stack, email: string, password: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ baseURL: await serve(stack) });
+  // Far below a test's own timeout, so that a missing element is reported by name.
+  page.setDefaultTimeout(10_000);
+  await page.goto('/dashboard/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  return { browser, page };
 }

@@ -9,14 +9,15 @@ export const csrfIn = (page: string): string => /name="_csrf" value="([^"]+)"/.e
 
 export const form = (fields: Record<string, string> | [string, string][]) => new URLSearchParams(fields).toString();
 
-/** Posts the login form as a browser does: with the login page's token and cookie. */
-export async function logIn(stack: Stack, email: string, password = PASSWORD) {
-  const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login' });
+/** Posts the login form as a browser does: with the login page's token and cookie; from `remoteAddress` if given. */
+export async function logIn(stack: Stack, email: string, password = PASSWORD, remoteAddress?: string) {
+  const loginPage = await stack.request({ method: 'GET', url: '/dashboard/login', remoteAddress });
   const response = await stack.request({
     method: 'POST',
     url: '/dashboard/login',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: String(loginPage.headers['set-cookie']).split(';')[0] },
     payload: form({ email, password, _csrf: csrfIn(loginPage.text) }),
+    remoteAddress,
   });
   const setCookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []).find((cookie) => cookie.startsWith('wl_session=')) ?? '';
   return { response, cookie: setCookie.split(';')[0], setCookie };

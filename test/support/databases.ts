@@ -1,10 +1,14 @@
 import { Client } from 'pg';
 
-/** Where tests may create databases: the server of DATABASE_URL, or the local default. */
-export const SERVER_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@localhost:5432/postgres';
+/** Where tests may create databases: the server of TEST_DATABASE_URL or DATABASE_URL (global-setup sets it when neither is). */
+export function serverUrl(): string {
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!url) throw new Error('No database server: run the tests through jest (globalSetup starts one when DATABASE_URL is unset)');
+  return url;
+}
 
 export function databaseUrl(name: string): string {
-  const url = new URL(SERVER_URL);
+  const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }

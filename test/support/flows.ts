@@ -1,6 +1,7 @@
 import { EntryRecord, EventRecord } from '@app/shared';
 import { linkIn } from './smtp-sink';
-import { Stack } from './stack';
+import { ProductsService, ProductSettings } from '../../apps/api/src/products/products.service';
+import { Product, Stack } from './stack';
 
 /** Signs an address up through the public JSON endpoint and expects 202. */
 export async function signUp(stack: Stack, key: string, email: string, ref?: string): Promise<void> {
@@ -30,4 +31,18 @@ export function bearer(secret: string): Record<string, string> {
 export async function events(stack: Stack): Promise<{ id: string; type: string; mode: string; productId: string; data: { entry: Record<string, unknown> } }[]> {
   const rows = await stack.db.getRepository(EventRecord).find({ order: { createdAt: 'ASC' } });
   return rows.map((row) => (row.body ? JSON.parse(row.body) : { id: row.id, type: row.type, mode: row.mode, productId: row.productId, data: null }));
+}
+
+/** A new product with these settings (the rest as made). */
+export async function productWith(stack: Stack, settings: Partial<ProductSettings>): Promise<Product> {
+  const product = await stack.createProduct();
+  await stack.api.get(ProductsService).update(product.id, settings);
+  return product;
+}
+
+/** A sign-up through the referrer's link (test mode), confirmed from `ip`. */
+export async function referredFrom(stack: Stack, product: Product, referrer: EntryRecord, email: string, ip: string): Promise<void> {
+  await signUp(stack, product.keys.test.publishable, email, referrer.referralCode!);
+  const response = await stack.request({ method: 'POST', url: await confirmPath(stack, email), remoteAddress: ip });
+  if (response.status !== 303) throw new Error(`Confirm answered ${response.status}: ${response.text}`);
 }

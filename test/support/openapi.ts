@@ -30,6 +30,7 @@ interface MediaType {
   schema?: unknown;
 }
 interface HeaderObject {
+  $ref?: string;
   required?: boolean;
   schema?: unknown;
 }
@@ -82,10 +83,13 @@ class OpenApiChecker {
   }
 
   private headerProblems(answer: Answer, response: ResponseObject, pointer: string[]): string[] {
-    return Object.entries(response.headers ?? {}).flatMap(([name, header]) => {
+    return Object.entries(response.headers ?? {}).flatMap(([name, declared]) => {
+      // A header shared by many answers is a component (X-Request-Id).
+      const at = declared.$ref ? declared.$ref.replace(/^#\//, '').split('/') : [...pointer, 'headers', name];
+      const header = this.resolve(at) as HeaderObject;
       const value = answer.headers[name.toLowerCase()];
       if (value === undefined) return header.required ? [`header ${name} is missing`] : [];
-      const errors = this.validate([...pointer, 'headers', name, 'schema'], String(value));
+      const errors = this.validate([...at, 'schema'], String(value));
       return errors ? [`header ${name}: ${JSON.stringify(value)} ${errors}`] : [];
     });
   }

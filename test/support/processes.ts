@@ -11,13 +11,16 @@ import { waitFor } from './wait';
  * SIGKILL. It answers /healthz on `port` once it has started.
  */
 export class AppProcess {
+  /** What it wrote to stdout and stderr, when started with `capture`. */
+  readonly output: string[] = [];
+
   private constructor(
     readonly child: ChildProcess,
     readonly port: number,
   ) {}
 
   /** `env`: variables beyond the config's connections (e.g. rate limits); `nodeArgs`: e.g. --cpu-prof. */
-  static async start(name: AppName, config: AppConfig, options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<AppProcess> {
+  static async start(name: AppName, config: AppConfig, options: { env?: Record<string, string>; nodeArgs?: string[]; capture?: boolean } = {}): Promise<AppProcess> {
     const port = await freePort();
     // As its start script runs it (the workers' heap limits are there), with the test's own node arguments first.
     const [node, ...args] = scripts[`start:${name}`].split(' ');
@@ -33,10 +36,19 @@ export class AppProcess {
         LOG_LEVEL: 'silent',
         ...options.env,
       },
-      stdio: 'ignore',
+      stdio: ['ignore', options.capture ? 'pipe' : 'ignore', options.capture ? 'pipe' : 'ignore'],
     });
     const app = new AppProcess(child, port);
-    await waitFor(() => fetch(`${app.url}/healthz`).then((response) => response.ok, () => false), `the ${name} process to start`);
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => app.output.push(chunk.toString()));
+    // A loaded machine (other test files starting processes too) can take many seconds; one that exited will not start.
+    await waitFor(
+      () => {
+        if (!app.running) throw new Error(`The ${name} process exited (${child.exitCode ?? child.signalCode}) before it started`);
+        return fetch(`${app.url}/healthz`).then((response) => response.ok, () => false);
+      },
+      `the ${name} process to start`,
+      { timeoutMs: 60_000 },
+    );
     return app;
   }
 

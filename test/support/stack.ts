@@ -91,6 +91,13 @@ export class Stack {
     this.workers.set(name, app);
   }
 
+  /** A running worker app's context (mailer or webhooks), e.g. to move its clock. */
+  worker(name: Exclude<AppName, 'api'>): INestApplicationContext {
+    const app = this.workers.get(name);
+    if (!app) throw new Error(`The ${name} app is not running`);
+    return app;
+  }
+
   async stopApp(name: AppName): Promise<void> {
     if (name === 'api') return this.api.close();
     await this.workers.get(name)?.close();
@@ -111,6 +118,8 @@ export class Stack {
     body?: unknown;
     /** A raw body, sent as it is. */
     payload?: string | Buffer;
+    /** The client's address as the API sees it (default 127.0.0.1). */
+    remoteAddress?: string;
   }) {
     const headers = { ...options.headers };
     let payload = options.payload;
@@ -118,7 +127,7 @@ export class Stack {
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await this.api.inject({ method: options.method, url: options.url, headers, payload });
+    const response = await this.api.inject({ method: options.method, url: options.url, headers, payload, remoteAddress: options.remoteAddress });
     expectDocumentedAnswer({ method: options.method, url: options.url, status: response.statusCode, headers: response.headers, body: response.body });
     return { status: response.statusCode, headers: response.headers, text: response.body, json: () => response.json() };
   }

@@ -7,6 +7,8 @@ import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
 export class TcpProxy {
   private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
   private state: 'open' | 'held' | 'cut' = 'open';
+  /** Connections dropped as they came while cut: how often the apps tried again. */
+  refused = 0;
 
   private constructor(
     private readonly server: Server,
@@ -61,6 +63,7 @@ export class TcpProxy {
 
   private accept(client: Socket): void {
     if (this.state === 'cut') {
+      this.refused++;
       client.destroy();
       return;
     }

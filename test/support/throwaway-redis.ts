@@ -25,10 +25,14 @@ export async function freePort(): Promise<number> {
 export class ThrowawayRedis {
   private process: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly password?: string,
+  ) {}
 
-  static async start(): Promise<ThrowawayRedis> {
-    const redis = new ThrowawayRedis(await freePort());
+  /** `password`: the server asks every client for it (requirepass). */
+  static async start(options: { password?: string } = {}): Promise<ThrowawayRedis> {
+    const redis = new ThrowawayRedis(await freePort(), options.password);
     await redis.up();
     return redis;
   }
@@ -40,12 +44,13 @@ export class ThrowawayRedis {
   /** Starts the server unless it is running. */
   async up(): Promise<void> {
     if (this.process && this.process.exitCode === null) return;
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const auth = this.password ? ['--requirepass', this.password] : [];
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], {
       stdio: 'ignore',
     });
     this.process = child;
     await waitFor(async () => {
-      const probe = new Redis({ port: this.port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const probe = new Redis({ port: this.port, host: '127.0.0.1', password: this.password, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
       probe.on('error', () => undefined);
       try {
         await probe.connect();

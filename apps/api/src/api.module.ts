@@ -5,11 +5,16 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { DevMailModule } from './dev-mail/dev-mail.module';
 import { EntriesModule } from './entries/entries.module';
 import { HealthModule } from './health/health.module';
+import { ImportsModule } from './imports/imports.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { LeaderboardModule } from './leaderboard/leaderboard.module';
 import { LineModule } from './line/line.module';
 import { LoginHooksModule } from './login-hooks/login-hooks.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { ReferralsModule } from './referrals/referrals.module';
+import { ReleaseWorkerModule } from './releases/release-worker.module';
+import { ReleasesModule } from './releases/releases.module';
 import { SignupsModule } from './signups/signups.module';
 
 /** The api app: one module per feature. */
@@ -25,8 +30,13 @@ export class ApiModule {
         HealthModule,
         SignupsModule,
         EntriesModule,
+        ImportsModule,
         LineModule,
+        ReferralsModule,
+        LeaderboardModule,
         InvitationsModule,
+        ReleasesModule,
+        ReleaseWorkerModule,
         OpenApiModule,
         LoginHooksModule,
         DashboardModule,

@@ -2,10 +2,8 @@ import fastifyCookie from '@fastify/cookie';
 import { RawBodyRequest } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, createLogger, NestPinoLogger } from '@app/shared';
+import { AppConfig, createLogger, NestPinoLogger, warnOfDevelopmentDefaults } from '@app/shared';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { ApiModule } from './api.module';
@@ -13,12 +11,14 @@ import { ApiError } from './common/api-error';
 import { JobQueues } from './common/job-queues';
 import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
+import { requestIdOf } from './common/request-id';
 import { registerSecurityHeaders } from './common/security-headers';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
 import { Draining } from './health/draining';
 import { registerMetrics } from './health/metrics';
+import { registerCsvBodies } from './imports/csv-body';
 import { registerInvitationChecks } from './invitations/invitation-checks';
 
 const BODY_LIMIT = 64 * 1024;
@@ -28,20 +28,13 @@ export function redactUrl(url: string): string {
   return url.replace(/^\/(confirm|unsubscribe)\/[^/?#]+/, '/$1/[redacted]').replace(/\?.*$/, '?[redacted]');
 }
 
-/** An X-Request-Id we take as it is: short, and nothing a log line could be forged with. */
-const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
-
-/** The request's X-Request-Id when it is one we take, else a new one. */
-function requestIdOf(request: IncomingMessage): string {
-  const given = request.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
 /** The API application, as main.ts runs it and the tests start it (with a logger of their own). */
 export async function createApiApp(config: AppConfig, logger: Logger = createLogger('api', config.LOG_LEVEL)): Promise<NestFastifyApplication> {
+  // The api serves the development inbox and seals secrets with the key.
+  warnOfDevelopmentDefaults(logger, config, ['SMTP_URL', 'ENCRYPTION_KEY']);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustedProxies(config.TRUST_PROXY),
     // Long ids and tokens are not found (404), not refused as 414.
     routerOptions: { maxParamLength: 8192 },
     // A URL that cannot be decoded never reaches Nest; answer it in our error body, without echoing it.
@@ -79,10 +72,21 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
     done();
   });
   deferJsonErrors(fastify);
+  registerCsvBodies(fastify);
   registerInvitationChecks(app);
   registerMetrics(app);
-  await registerQueueBoard(fastify, app.get(JobQueues).all, app.get(DashboardAuthService));
+  await registerQueueBoard(fastify, app.get(JobQueues).all, app.get(DashboardAuthService), config.PUBLIC_BASE_URL);
   return app;
+}
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count becomes a function, since Fastify refuses to trust
+ * by count (it cannot tell the proxy from a client that reaches the api directly; docs/operations.md
+ * says to use a count only where nothing but the proxies can reach it).
+ */
+function trustedProxies(trust: AppConfig['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /**

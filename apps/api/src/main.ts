@@ -1,14 +1,16 @@
+import '@app/shared/startup/check-node';
 import 'reflect-metadata';
-import { loadConfig } from '@app/shared';
+import { checkDependencies, exitWithReason, explainListenError, loadConfig, StartupError } from '@app/shared';
 import { createApiApp } from './app';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  await checkDependencies(config);
   const app = await createApiApp(config);
-  await app.listen(config.PORT, '0.0.0.0');
+  await app.listen(config.PORT, '0.0.0.0').catch(async (error: unknown) => {
+    await app.close();
+    throw new StartupError(explainListenError(error, config.PORT, 'PORT') ?? (error as Error).message);
+  });
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+main().catch(exitWithReason);

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, describeDuration, groupCommits, newToken, QueueName, Rounds } from '@app/shared';
+import { APP_CONFIG, AppConfig, describeDuration, groupCommits, newToken, Outages, QueueName, Rounds } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
@@ -11,7 +11,10 @@ const SLOTS = 50;
 const IDLE_MS = 100;
 /** How long a claimed row is the claiming mailer's; a mailer that died leaves its rows this long. */
 const CONFIRMATION_LEASE_MS = 2 * 60_000;
-/** A handover is given up well within the lease, so that no second mailer takes a mail still being sent. */
+/**
+ * A handover starts within this (waiting for a free connection) and is given up this long after it
+ * started, well within the lease together, so that no second mailer takes a mail still being sent.
+ */
 const SEND_BOUND_MS = 30_000;
 /** While SMTP fails temporarily: 12 attempts, 15 s after the first and doubling, the last after about 8.5 hours. */
 export const CONFIRMATION_ATTEMPTS = 12;
@@ -38,7 +41,7 @@ interface Claimed {
 @Injectable()
 export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ConfirmationMails.name);
-  private readonly rounds = new Rounds(this.logger);
+  private readonly rounds: Rounds;
   private readonly sending = new Set<Promise<void>>();
   private roomMade: (() => void) | undefined;
   private closing = false;
@@ -51,14 +54,17 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
-  ) {}
+    outages: Outages,
+  ) {
+    this.rounds = new Rounds(this.logger, outages);
+  }
 
   onApplicationBootstrap(): void {
     this.closing = false;
     this.rounds.start('Confirmation mails', () => this.claimOnce(), (more) => (more ? 0 : IDLE_MS));
   }
 
-  /** Claims nothing more and lets the mails under way end (each within SEND_BOUND_MS). */
+  /** Claims nothing more and lets the mails under way end (each within twice SEND_BOUND_MS). */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.roomMade?.();
@@ -118,7 +124,8 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
     await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
       confirmTokens: [confirm],
-      signal: AbortSignal.timeout(SEND_BOUND_MS),
+      startBy: Date.now() + SEND_BOUND_MS,
+      boundMs: SEND_BOUND_MS,
       requestId: requestId ?? undefined,
     });
   }

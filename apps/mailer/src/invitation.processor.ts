@@ -5,10 +5,14 @@ import {
   APP_CONFIG,
   AppConfig,
   Clock,
+  codeTimes,
   describeDuration,
   EntryRecord,
+  groupCommits,
+  Handover,
   hashToken,
   INVITATION_TIMING,
+  invitationLink,
   InviteCode,
   jobRunner,
   JobOf,
@@ -17,6 +21,8 @@ import {
   QueueName,
   QueueProcessor,
   recordHandovers,
+  REMINDER_CODES,
+  SecretBox,
 } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, In, MoreThan } from 'typeorm';
@@ -28,6 +34,12 @@ import { invitationMail } from './mails/invitation';
 export class InvitationProcessor extends QueueProcessor {
   protected readonly jobs = jobRunner(QueueName.Invitations, { invitations: (job) => this.invite(job) });
   private readonly logger = new Logger(InvitationProcessor.name);
+  /** Each handover recorded as soon as it happened, those of the same moment in one transaction. */
+  private readonly record = groupCommits<Handover, boolean>((handovers) =>
+    this.db.transaction((manager) => recordHandovers(manager, [...handovers], this.clock.now())),
+  );
+
+  private readonly reminderCodes: SecretBox;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -36,15 +48,19 @@ export class InvitationProcessor extends QueueProcessor {
     private readonly clock: Clock,
   ) {
     super();
+    this.reminderCodes = new SecretBox(config.ENCRYPTION_KEY, REMINDER_CODES);
   }
 
   /**
    * The invitations of one request the API waits for (invite, reinvite, or a chunk of invite-next).
-   * Nothing goes out after the job's deadline or for an entry the request no longer holds. Each code
-   * is written (not yet recorded) before its mail's handover and recorded after it by the mailer
-   * itself, so the outcome stands whatever happened to the API meanwhile, and a code whose mail left
-   * just before the mailer died still works when it is first used (recordHandover). Each mail
-   * succeeds or fails on its own; the job fails when none went out.
+   * Nothing goes out for an entry the request no longer holds, and no mail starts after the job's
+   * deadline: those left over go back to the API, which sends them in a job of their own, so a slow
+   * server delays mails but the API never gives up on one still being handed over. Each code is
+   * written (not yet recorded) before its mail's handover and recorded right after it by the mailer
+   * itself, so the outcome stands whatever happened to the API meanwhile, a mailer that dies loses the
+   * record of the mails in flight only, and a code whose mail left just before then still works when
+   * it is first used (recordHandover). Each mail succeeds or fails on its own; the job fails when none
+   * went out.
    */
   private async invite(job: JobOf<QueueName.Invitations, 'invitations'>): Promise<void> {
     const { entryIds, requestId, deadline, again, httpRequestId } = job.data;
@@ -56,32 +72,37 @@ export class InvitationProcessor extends QueueProcessor {
       state: again ? 'invited' : 'confirmed',
     });
     if (entries.length === 0) throw new UnrecoverableError('The request no longer holds its entries, or they cannot be invited');
+    if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mails could go out');
     // A request's entries are of one product.
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entries[0].productId });
     const codes = new Map(entries.map((entry) => [entry.id, newToken()]));
-    const inviteUrl = (code: string) => {
-      const url = new URL(product.inviteUrl ?? `${this.config.PUBLIC_BASE_URL}/`);
-      url.searchParams.set('invite', code);
-      return url.toString();
-    };
-    const validFor = describeDuration(this.config.INVITE_CODE_TTL);
-    const expiresAt = new Date(now.getTime() + this.config.INVITE_CODE_TTL);
-    if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mails could go out');
-    const sent = await this.sender.sendEach(entries, product, (entry, unsubscribeUrl) => invitationMail(product.name, inviteUrl(codes.get(entry.id)!), unsubscribeUrl, validFor), {
+    const hashOf = (entry: EntryRecord) => hashToken(codes.get(entry.id)!);
+    // The product's claim window, if any, shortens the code's life and brings a reminder (domain/claim-window.ts).
+    const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
+    const validFor = describeDuration(expiresAt.getTime() - now.getTime());
+    // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
+    const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
+    const mail = (entry: EntryRecord, unsubscribeUrl: string) =>
+      invitationMail(product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, validFor);
+    const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>
-        manager.getRepository(InviteCode).insert(present.map((entry) => ({ hash: hashToken(codes.get(entry.id)!), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now }))),
-      signal: AbortSignal.timeout(INVITATION_TIMING.sendBoundMs),
+        manager.getRepository(InviteCode).insert(
+          present.map((entry) => ({ hash: hashOf(entry), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now, claimEndsAt, remindAt, sealedCode: sealedOf(entry) })),
+        ),
+      handedOver: async (entry) => {
+        const recorded = await this.record({ hash: hashOf(entry), heldBy: requestId, again }).catch(() => undefined);
+        if (recorded) return;
+        // A handover that outlasted every bound (the API answered mail_failed), a redeem meanwhile, or the database away.
+        const why = recorded === false ? 'after its request gave up' : 'but could not be recorded';
+        this.logger.error({ msg: `The invitation of ${entry.id} was handed over ${why}; its code is recorded if it is used`, requestId: httpRequestId });
+      },
+      startBy: deadline,
+      boundMs: INVITATION_TIMING.sendBoundMs,
       requestId: httpRequestId,
     });
-    if (sent.length === 0) throw new UnrecoverableError('No mail of the job was handed over');
-    const hashes = sent.map((entry) => hashToken(codes.get(entry.id)!));
-    const recorded = await this.db.transaction((manager) => recordHandovers(manager, hashes, this.clock.now(), { heldBy: requestId }));
-    for (const [index, entry] of sent.entries()) {
-      // A handover that outlasted every bound (the API answered mail_failed), or a redeem meanwhile.
-      if (!recorded[index]) {
-        this.logger.error({ msg: `The invitation of ${entry.id} was handed over after its request gave up; its code is recorded if it is used`, requestId: httpRequestId });
-      }
-    }
+    // Known to nobody; without a code of this request the API knows them for mails that never started.
+    if (untried.length > 0) await this.db.getRepository(InviteCode).delete({ hash: In(untried.map(hashOf)) });
+    if (sent.length === 0 && untried.length === 0) throw new UnrecoverableError('No mail of the job was handed over');
   }
 }

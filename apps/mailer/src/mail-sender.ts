@@ -2,16 +2,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
-import { setMaxListeners } from 'node:events';
 import { DataSource, EntityManager } from 'typeorm';
-import { MailTransport } from './mail-transport';
+import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
 import { MailContent } from './mails/layout';
 
 /** What a mail needs of its entry and of its product. */
 export type MailEntry = Pick<EntryRecord, 'id' | 'email'>;
 export type MailProduct = Pick<Product, 'name' | 'senderName'>;
 /** What a mail is, as its metrics count it. */
-type MailKind = 'confirmation' | 'invitation';
+type MailKind = 'confirmation' | 'invitation' | 'reminder';
 
 /** What every mail to an entry shares: its own unsubscribe link and headers, the sender, error handling. */
 @Injectable()
@@ -42,7 +41,7 @@ export class MailSender {
   async sendToPending(
     entryId: string,
     content: (product: MailProduct, unsubscribeUrl: string) => MailContent,
-    options: { confirmTokens: string[]; signal?: AbortSignal; requestId?: string },
+    options: HandoverBounds & { confirmTokens: string[]; requestId?: string },
   ): Promise<boolean> {
     const unsubscribe = newToken();
     const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
@@ -80,15 +79,22 @@ export class MailSender {
   /**
    * Mails to several entries of one product: stores their unsubscribe tokens and what `store` adds
    * (rows their links need) in one transaction, then hands each mail over on its own, side by side in
-   * the pool. Returns the entries whose mail was handed over: not an entry deleted meanwhile, nor one
-   * whose mail failed (logged).
+   * the pool, each within `boundMs` of its start and none starting after `startBy`; `handedOver` runs
+   * for each mail as soon as the server took it, before its connection takes another mail. Returns the entries whose mail was handed over (not
+   * an entry deleted meanwhile, nor one whose mail failed, logged) and those whose mail never started.
    */
   async sendEach(
     entries: EntryRecord[],
     product: Product,
     content: (entry: EntryRecord, unsubscribeUrl: string) => MailContent,
-    options: { store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>; signal?: AbortSignal; requestId?: string } = {},
-  ): Promise<EntryRecord[]> {
+    options: HandoverBounds & {
+      store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>;
+      handedOver?: (entry: EntryRecord) => Promise<unknown>;
+      requestId?: string;
+      /** An invitation unless said otherwise (a claim window's reminder), as the metrics and the log name it. */
+      kind?: MailKind;
+    },
+  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[] }> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const createdAt = this.clock.now();
     const present = await this.db.transaction(async (manager) => {
@@ -103,17 +109,17 @@ export class MailSender {
       await options.store?.(manager, present);
       return present;
     });
-    // Each mail in the pool listens to the one signal until it is done.
-    if (options.signal) setMaxListeners(0, options.signal);
-    const sent = await Promise.all(
-      present.map((entry) =>
-        this.handOver('invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, options).then(
-          () => entry,
-          () => undefined,
-        ),
-      ),
+    const outcomes = await Promise.all(
+      present.map(async (entry) => {
+        try {
+          await this.handOver(options.kind ?? 'invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, { ...options, accepted: () => options.handedOver?.(entry) });
+        } catch (error) {
+          return error instanceof HandoverNotStarted ? 'untried' : 'failed';
+        }
+        return 'sent';
+      }),
     );
-    return sent.filter((entry) => entry !== undefined);
+    return { sent: present.filter((_, i) => outcomes[i] === 'sent'), untried: present.filter((_, i) => outcomes[i] === 'untried') };
   }
 
   /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
@@ -123,20 +129,24 @@ export class MailSender {
     product: MailProduct,
     content: (unsubscribeUrl: string) => MailContent,
     unsubscribe: string,
-    { signal, requestId }: { signal?: AbortSignal; requestId?: string },
+    { startBy, boundMs, requestId, accepted }: HandoverBounds & { requestId?: string; accepted?: () => unknown },
   ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
-      await this.transport.send({
-        from: this.sender(product),
-        to: entry.email,
-        ...content(unsubscribeUrl),
-        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-        signal,
-      });
+      await this.transport.send(
+        {
+          from: this.sender(product),
+          to: entry.email,
+          ...content(unsubscribeUrl),
+          headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        },
+        { startBy, boundMs },
+        accepted,
+      );
       this.mails.inc({ kind, outcome: 'handed_over' });
       this.logger.log({ msg: `The ${kind} mail to ${entry.id} was handed over`, requestId });
     } catch (error) {
+      if (error instanceof HandoverNotStarted) throw error;
       // A 5xx for the recipient will not change on retry; anything else (a 4xx, a dropped connection) may.
       const { permanent, responseCode, code } = error as { permanent?: boolean; responseCode?: number; code?: string };
       this.logger.warn({ msg: `The ${kind} mail to ${entry.id} was not handed over: ${code ?? 'error'} ${responseCode ?? ''}`.trim(), requestId });

@@ -6,13 +6,34 @@ import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
 /** The SMTP connection pool every mailer process keeps (the invite-next benchmark's baseline uses it too). */
 export const SMTP_POOL = { pool: true, maxConnections: 5 } as const;
 
+/** A mail that did not get a connection before its `startBy`: nothing of it was sent. */
+export class HandoverNotStarted extends Error {
+  constructor() {
+    super('No connection came free before the mail had to start');
+  }
+}
+
+/** When a mail's handover may start, and how long it may take once it has. */
+export interface HandoverBounds {
+  /** Epoch ms after which the mail does not start (it fails with HandoverNotStarted). */
+  startBy?: number;
+  boundMs: number;
+}
+
 /**
  * Hands mails to SMTP (pooled connections) or, while SMTP_URL is unset, to the development inbox
  * that the API shows at /dev/mail. A returned promise means the server accepted every recipient.
+ * A mail waits here for one of the pool's connections, not in the pool's own queue, so that its time
+ * bound counts its own conversation with the server, not the mails ahead of it; the mail that must
+ * start soonest goes first, so that an invitation someone waits for is not left behind a backlog of
+ * confirmation mails that have many seconds to start.
  */
 @Injectable()
 export class MailTransport implements OnApplicationShutdown {
   private readonly transporter: Transporter;
+  private busy = 0;
+  /** Mails waiting for a connection, by startBy. */
+  private readonly waiting: { startBy: number; take: () => void }[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,13 +50,55 @@ export class MailTransport implements OnApplicationShutdown {
       : nodemailer.createTransport({ jsonTransport: true });
   }
 
-  async send(mail: SendMailOptions): Promise<void> {
-    const info = await this.transporter.sendMail(mail);
-    if (!this.config.SMTP_URL) await this.keepInDevInbox(JSON.parse(info.message as string));
+  /**
+   * `accepted` runs once the server has taken the mail, before its connection goes to another mail, so
+   * that a mailer that dies leaves at most one mail per connection whose handover was not recorded.
+   */
+  async send(mail: SendMailOptions, { startBy, boundMs }: HandoverBounds, accepted?: () => unknown): Promise<void> {
+    await this.connection(startBy);
+    try {
+      const info = await this.transporter.sendMail({ ...mail, signal: AbortSignal.timeout(boundMs) });
+      if (!this.config.SMTP_URL) await this.keepInDevInbox(JSON.parse(info.message as string));
+      await accepted?.();
+    } finally {
+      // Handed on to the next mail waiting, or freed.
+      const next = this.waiting.shift();
+      if (next) next.take();
+      else this.busy--;
+    }
   }
 
   onApplicationShutdown(): void {
     this.transporter.close();
+  }
+
+  /** Resolves once one of the pool's connections is this mail's; rejects at `startBy` if none came free. */
+  private async connection(startBy: number | undefined): Promise<void> {
+    if (startBy !== undefined && Date.now() >= startBy) throw new HandoverNotStarted();
+    if (this.busy < SMTP_POOL.maxConnections) {
+      this.busy++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter = {
+        startBy: startBy ?? Infinity,
+        take: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      if (startBy !== undefined) {
+        timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(new HandoverNotStarted());
+        }, startBy - Date.now());
+        // A mail still waiting does not keep a stopping process alive.
+        timer.unref();
+      }
+      const after = this.waiting.findIndex((other) => other.startBy > waiter.startBy);
+      this.waiting.splice(after === -1 ? this.waiting.length : after, 0, waiter);
+    });
   }
 
   private async keepInDevInbox(message: {

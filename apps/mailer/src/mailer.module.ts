@@ -4,6 +4,7 @@ import { ConfirmationMails } from './confirmation-mails';
 import { InvitationProcessor } from './invitation.processor';
 import { MailSender } from './mail-sender';
 import { MailTransport } from './mail-transport';
+import { ReminderMails } from './reminder-mails';
 
 @Module({})
 export class MailerModule {
@@ -11,7 +12,7 @@ export class MailerModule {
     return {
       module: MailerModule,
       imports: [WorkerFoundationModule.register(config, QueueName.Invitations)],
-      providers: [MailTransport, MailSender, ConfirmationMails, InvitationProcessor],
+      providers: [MailTransport, MailSender, ConfirmationMails, InvitationProcessor, ReminderMails],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, QueueName, restoreJobs, RetrySchedule, Rounds, withTimeout } from '@app/shared';
+import { APP_CONFIG, AppConfig, Outages, QueueName, restoreJobs, RetrySchedule, Rounds, withTimeout } from '@app/shared';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 
@@ -21,14 +21,17 @@ const CHECK_TIMEOUT_MS = 5000;
 @Injectable()
 export class DeliveryReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryReconciler.name);
-  private readonly rounds = new Rounds(this.logger);
+  private readonly rounds: Rounds;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectQueue(QueueName.Deliveries) private readonly deliveries: Queue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly schedule: RetrySchedule,
-  ) {}
+    outages: Outages,
+  ) {
+    this.rounds = new Rounds(this.logger, outages);
+  }
 
   onApplicationBootstrap(): void {
     const every = this.config.RECONCILE_INTERVAL;

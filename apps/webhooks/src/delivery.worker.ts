@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, closeWithin, endQueueConnection, jobRunner, JobOf, queueConnection, QueueName, queuePrefix, RetryLater, RetrySchedule } from '@app/shared';
+import { APP_CONFIG, AppConfig, closeWithin, endQueueConnection, jobRunner, JobOf, Outages, queueConnection, QueueName, queuePrefix, RetryLater, RetrySchedule } from '@app/shared';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { Attempts } from './attempts';
 
@@ -23,6 +23,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly schedule: RetrySchedule,
     private readonly attempts: Attempts,
+    private readonly outages: Outages,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -32,7 +33,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       concurrency: CONCURRENCY,
       settings: { backoffStrategy: this.schedule.backoff },
     });
-    this.worker.on('error', (error) => this.logger.warn(`Delivery worker: ${error.message}`));
+    this.worker.on('error', (error) => void this.outages.explain().then((outage) => outage || this.logger.warn(`Delivery worker: ${error.message}`)));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, CommandQueue, newId, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, CommandQueue, newId, Outages, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { Attempts, Due } from './attempts';
 
@@ -32,7 +32,7 @@ interface Wanted extends Omit<Due, 'id' | 'made' | 'alone'> {
 @Injectable()
 export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(FanOut.name);
-  private readonly rounds = new Rounds(this.logger);
+  private readonly rounds: Rounds;
   /** Fails fast while Redis is away: the retry is then the reconciler's. */
   private readonly retries: CommandQueue;
   /** First attempts under way, from their POST until they are logged. */
@@ -49,7 +49,9 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     private readonly schedule: RetrySchedule,
     private readonly clock: Clock,
     private readonly attempts: Attempts,
+    outages: Outages,
   ) {
+    this.rounds = new Rounds(this.logger, outages);
     this.retries = CommandQueue.open(QueueName.Deliveries, config);
   }
 

@@ -1,8 +1,7 @@
+import '@app/shared/startup/check-node';
 import 'reflect-metadata';
-import { runWorker } from '@app/shared';
+import { exitWithReason, runWorker } from '@app/shared';
 import { WebhooksModule } from './webhooks.module';
 
-runWorker('webhooks', (config) => WebhooksModule.register(config)).catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+// The webhooks app opens the endpoints' signing secrets with the key.
+runWorker('webhooks', (config) => WebhooksModule.register(config), ['ENCRYPTION_KEY']).catch(exitWithReason);

@@ -1,7 +1,7 @@
 import { apiError, parseAnswer } from './answers.js';
 import { WaitlistError, WaitlistNetworkError, WaitlistTimeoutError } from './errors.js';
 import { retryDelayMs, sleep } from './retry.js';
-import type { CodeCheck, Entry, EntryFilter, EntryPage, InviteNextResult, ListEntriesParams, PlaceInLine } from './types.js';
+import type { CodeCheck, Entry, EntryFilter, EntryPage, ImportOptions, ImportReport, InviteNextResult, ListEntriesParams, NewRelease, PageParams, PlaceHistory, PlaceInLine, Referral, ReferralPage, Release, ReleaseChanges, ReleaseRun } from './types.js';
 
 export interface WaitlistClientOptions {
   /** Where the service answers, such as https://waitlist.example.com; a path prefix is kept. */
@@ -37,12 +37,18 @@ export interface IdempotentRequestOptions extends RequestOptions {
 
 /** The service answers a call that sends mail once the mail is handed over: about 33 s at the most for one. */
 const MAIL_TIMEOUT_MS = 40_000;
+/** An import of 100,000 rows takes under a minute; its answer comes once the whole file is in. */
+const IMPORT_TIMEOUT_MS = 120_000;
 
 interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** A body sent as it is, instead of JSON (the import's CSV). */
+  raw?: { body: string | AsyncIterable<Uint8Array>; contentType: string };
+  /** At least this long for each attempt. */
+  minTimeoutMs?: number;
   /** The service may see it twice with no harm, so it is repeated after a lost answer too. */
   repeatable: boolean;
   idempotencyKey?: string;
@@ -124,6 +130,46 @@ export class WaitlistClient {
     return this.#send({ method: 'GET', path: `${entryPath(id)}/place`, repeatable: true, options });
   }
 
+  /** Every change of an entry's place or credit with its cause, newest first, a page at a time. */
+  placeHistory(id: string, params: PageParams = {}, options?: RequestOptions): Promise<PlaceHistory> {
+    return this.#send({ method: 'GET', path: `${entryPath(id)}/history`, query: { limit: params.limit, cursor: params.cursor }, repeatable: true, options });
+  }
+
+  /** The sign-ups through an entry's referral link and their credit, newest first, a page at a time. */
+  listReferrals(id: string, params: PageParams = {}, options?: RequestOptions): Promise<ReferralPage> {
+    return this.#send({ method: 'GET', path: `${entryPath(id)}/referrals`, query: { limit: params.limit, cursor: params.cursor }, repeatable: true, options });
+  }
+
+  /** Credits a confirmed referral the rules withheld or held; the referrer moves up at once. Granting twice changes nothing. */
+  grantReferral(id: string, referralId: string, options?: RequestOptions): Promise<Referral> {
+    return this.#send({ method: 'POST', path: `${entryPath(id)}/referrals/${encodeURIComponent(referralId)}/grant`, repeatable: true, options });
+  }
+
+  /** Withholds a confirmed referral; a credited one stops counting and the referrer moves back at once. */
+  revokeReferral(id: string, referralId: string, options?: RequestOptions): Promise<Referral> {
+    return this.#send({ method: 'POST', path: `${entryPath(id)}/referrals/${encodeURIComponent(referralId)}/revoke`, repeatable: true, options });
+  }
+
+  /**
+   * Imports a waitlist from a CSV export (GetWaitlist, Waitlister, Prefinery, Viral Loops, LaunchList, or
+   * any file with `mapping`). `csv` is the file's text, or its bytes as they are read (a Node.js stream,
+   * where the runtime's fetch sends an async iterable). Importing twice is importing once, so a text is
+   * sent again after a lost answer; a stream, read once, never is.
+   */
+  importEntries(csv: string | AsyncIterable<Uint8Array>, options: ImportOptions & RequestOptions = {}): Promise<ImportReport> {
+    const { dryRun, mapping, state, confirmationMails, events, ...request } = options;
+    const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
+    return this.#send({
+      method: 'POST',
+      path: '/api/v1/entries/import',
+      query: { dryRun: flag(dryRun), mapping: mapping && JSON.stringify(mapping), state, confirmationMails: flag(confirmationMails), events: flag(events) },
+      raw: { body: csv, contentType: 'text/csv' },
+      repeatable: typeof csv === 'string',
+      minTimeoutMs: IMPORT_TIMEOUT_MS,
+      options: request,
+    });
+  }
+
   /** Whether the address was invited (a redeemed one stays invited); unknown addresses are not. */
   async isInvited(email: string, options?: RequestOptions): Promise<boolean> {
     const answer = await this.#send<{ invited: boolean }>({ method: 'POST', path: '/api/v1/invited', body: { email }, repeatable: true, options });
@@ -140,6 +186,48 @@ export class WaitlistClient {
     return this.#sendKeyed({ method: 'POST', path: '/api/v1/invites/redeem', body: { token } }, options);
   }
 
+  /** The scheduled releases of the key's product and mode, oldest first. */
+  async listReleases(options?: RequestOptions): Promise<Release[]> {
+    return (await this.#send<{ data: Release[] }>({ method: 'GET', path: '/api/v1/releases', repeatable: true, options })).data;
+  }
+
+  /** Invites `count` people every tick of a cron expression in an IANA time zone. */
+  createRelease(release: NewRelease, options?: IdempotentRequestOptions): Promise<Release> {
+    return this.#sendKeyed({ method: 'POST', path: '/api/v1/releases', body: release }, options);
+  }
+
+  getRelease(id: string, options?: RequestOptions): Promise<Release> {
+    return this.#send({ method: 'GET', path: releasePath(id), repeatable: true, options });
+  }
+
+  /** Changes the fields given; the same change twice is the same change, so it may be repeated. */
+  updateRelease(id: string, changes: ReleaseChanges, options?: RequestOptions): Promise<Release> {
+    return this.#send({ method: 'PATCH', path: releasePath(id), body: changes, repeatable: true, options });
+  }
+
+  pauseRelease(id: string, options?: RequestOptions): Promise<Release> {
+    return this.updateRelease(id, { paused: true }, options);
+  }
+
+  /** Runs again from the next tick; a tick missed while paused is not made up. */
+  resumeRelease(id: string, options?: RequestOptions): Promise<Release> {
+    return this.updateRelease(id, { paused: false }, options);
+  }
+
+  /** One run now, answered once its mails were settled. */
+  runRelease(id: string, options?: IdempotentRequestOptions): Promise<ReleaseRun> {
+    return this.#sendKeyed({ method: 'POST', path: `${releasePath(id)}/run`, sendsMail: true }, options);
+  }
+
+  /** The release's runs, newest first (20 unless `limit`, at most 100). */
+  async releaseRuns(id: string, params: { limit?: number } = {}, options?: RequestOptions): Promise<ReleaseRun[]> {
+    return (await this.#send<{ data: ReleaseRun[] }>({ method: 'GET', path: `${releasePath(id)}/runs`, query: { limit: params.limit }, repeatable: true, options })).data;
+  }
+
+  deleteRelease(id: string, options?: RequestOptions): Promise<void> {
+    return this.#send({ method: 'DELETE', path: releasePath(id), repeatable: false, options });
+  }
+
   #sendKeyed<T>(call: Pick<Call, 'method' | 'path' | 'body' | 'sendsMail'>, options: IdempotentRequestOptions = {}): Promise<T> {
     const idempotencyKey = options.idempotencyKey ?? (options.safeRetry ? globalThis.crypto.randomUUID() : undefined);
     return this.#send({ ...call, idempotencyKey, repeatable: idempotencyKey !== undefined, options });
@@ -150,7 +238,9 @@ export class WaitlistClient {
       try {
         return await this.#attempt<T>(call);
       } catch (error) {
-        const delay = retry <= this.#maxRetries ? retryDelayMs(error, retry, call.repeatable) : null;
+        // A streamed body is gone once sent: nothing to send again.
+        const resendable = call.raw === undefined || typeof call.raw.body === 'string';
+        const delay = retry <= this.#maxRetries && resendable ? retryDelayMs(error, retry, call.repeatable) : null;
         if (delay === null) throw error;
         await sleep(delay, call.options?.signal);
       }
@@ -158,7 +248,8 @@ export class WaitlistClient {
   }
 
   async #attempt<T>(call: Call): Promise<T> {
-    const { signal, timeoutMs = call.sendsMail ? Math.max(this.#timeoutMs, MAIL_TIMEOUT_MS) : this.#timeoutMs } = call.options ?? {};
+    const least = call.sendsMail ? MAIL_TIMEOUT_MS : (call.minTimeoutMs ?? 0);
+    const { signal, timeoutMs = Math.max(this.#timeoutMs, least) } = call.options ?? {};
     signal?.throwIfAborted();
     const what = `${call.method} ${call.path}`;
     const controller = new AbortController();
@@ -169,9 +260,11 @@ export class WaitlistClient {
       const response = await this.#fetch(this.#url(call), {
         method: call.method,
         headers: this.#headers(call),
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        body: call.raw ? (call.raw.body as string) : call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: controller.signal,
-      });
+        // A streamed body goes out while the answer is awaited (fetch's half duplex).
+        ...(call.raw && typeof call.raw.body !== 'string' ? { duplex: 'half' } : {}),
+      } as RequestInit);
       const text = await response.text();
       if (!response.ok) throw apiError(response, text);
       return parseAnswer<T>(text, what);
@@ -198,7 +291,7 @@ export class WaitlistClient {
     return {
       accept: 'application/json',
       authorization: `Bearer ${this.#secretKey}`,
-      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(call.raw ? { 'content-type': call.raw.contentType } : call.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(call.idempotencyKey === undefined ? {} : { 'idempotency-key': call.idempotencyKey }),
     };
   }
@@ -214,4 +307,8 @@ function isUrl(text: unknown): text is string {
 
 function entryPath(id: string): string {
   return `/api/v1/entries/${encodeURIComponent(id)}`;
+}
+
+function releasePath(id: string): string {
+  return `/api/v1/releases/${encodeURIComponent(id)}`;
 }

@@ -14,6 +14,8 @@ export type WaitlistErrorCode =
   | 'idempotency_key_reused'
   | 'rate_limited'
   | 'mail_failed'
+  /** Only with the product's capacity cap: the call would pass it. */
+  | 'capacity_reached'
   | 'internal_error'
   /** Made by the client: an answer outside 2xx without the service's error body (a proxy's page, say). */
   | 'unexpected_response'

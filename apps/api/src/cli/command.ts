@@ -25,6 +25,8 @@ export interface CliCommand<Options extends object> {
   /** The words operators type, e.g. 'products create'. */
   name: string;
   description: string;
+  /** A value typed after the words (entries import FILE), handed to run as the option named `key`. */
+  argument?: { name: string; key: string; description: string };
   options: CliOption[];
   run(options: Options, config: AppConfig): Promise<Output>;
 }

@@ -27,7 +27,7 @@ export const demo: CliCommand<Options> = {
       const file = options.keysFile;
       let saved: Demo | undefined = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Demo) : undefined;
       if (!saved || !(await app.get<DataSource>(getDataSourceToken()).getRepository(Product).existsBy({ id: saved.id }))) {
-        saved = await app.get(ProductsService).create({ name: 'Demo', referralPlaces: 1 });
+        saved = await app.get(ProductsService).create({ name: 'Demo', referralPlaces: 1, referralProtection: 'standard' });
       }
       if (!saved.dashboard) {
         // One user per demo product, so that a product made anew never meets an older user's password. The

@@ -1,4 +1,4 @@
-import { createDataSource } from '@app/shared';
+import { checkDatabase, createDataSource, explainDatabaseError, MISSING_DATABASE, StartupError } from '@app/shared';
 import { Client } from 'pg';
 import { CliCommand } from './command';
 
@@ -14,22 +14,31 @@ export const migrate: CliCommand<object> = {
 
 /** Applies pending migrations, creating the database first when it does not exist yet. */
 async function applyMigrations(url: string): Promise<string[]> {
+  await checkDatabase(url).catch((error: StartupError) => {
+    if ((error.cause as { code?: string }).code !== MISSING_DATABASE) throw error;
+    return createDatabase(url);
+  });
   const dataSource = createDataSource(url);
-  try {
-    await dataSource.initialize();
-  } catch (error) {
-    if ((error as { code?: string }).code !== '3D000') throw error;
-    const target = new URL(url);
-    const name = decodeURIComponent(target.pathname.slice(1));
-    target.pathname = '/postgres';
-    const admin = new Client({ connectionString: target.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).finally(() => admin.end());
-    await dataSource.initialize();
-  }
+  await dataSource.initialize();
   try {
     return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/** Creates the database of `url`, connected to the server's postgres database as the same user. */
+async function createDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = '/postgres';
+  const admin = new Client({ connectionString: target.toString() });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } catch (error) {
+    throw new StartupError(explainDatabaseError(error, url) ?? (error as Error).message);
+  } finally {
+    await admin.end().catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { Mode, MODES } from '@app/shared';
-import { ProductsService } from '../products/products.service';
+import { ProductsService, textLine } from '../products/products.service';
 import { CliCommand, UsageError } from './command';
 import { withServices } from './services';
 
@@ -15,13 +15,13 @@ export const productsCreate: CliCommand<Options> = {
   description: 'a product with a live and a test key pair',
   options: [
     { flags: '--name <N>', description: 'its name', required: true },
-    { flags: '--invite-url <U>', description: 'where invitation links go (the code is added as ?invite=)' },
+    { flags: '--invite-url <U>', description: "where invitation links go (the code is added as ?invite=); without it, the service's own invitation page" },
     { flags: '--signup-url <U>', description: "the product's own sign-up page, for referral links" },
     { flags: '--referral-places <K>', description: 'places a confirmed referral moves its referrer up (default 1)' },
   ],
   run: (options, config) => {
     const product = {
-      name: options.name,
+      name: productName(options.name),
       inviteUrl: optionalUrl(options.inviteUrl, '--invite-url'),
       signupUrl: optionalUrl(options.signupUrl, '--signup-url'),
       referralPlaces: options.referralPlaces === undefined ? undefined : wholeNumber(options.referralPlaces),
@@ -39,6 +39,13 @@ export function describeProduct(id: string, keys: Record<Mode, { secret: string;
     `product:          ${id}`,
     ...MODES.flatMap((m) => [`${m} secret:      ${keys[m].secret}`, `${m} publishable: ${keys[m].publishable}`]),
   ].join('\n');
+}
+
+/** The dashboard's rule for a product's name, in the CLI's words. */
+function productName(value: string): string {
+  const result = textLine('--name').safeParse(value);
+  if (!result.success) throw new UsageError(`${result.error.issues[0].message}.`);
+  return result.data;
 }
 
 function optionalUrl(value: string | undefined, flag: string): string | undefined {

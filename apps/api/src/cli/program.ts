@@ -39,10 +39,12 @@ function addCommand(program: Command, spec: CliCommand<object>): void {
   for (const word of words.slice(0, -1)) {
     group = group.commands.find((command) => command.name() === word) ?? unknownCommandsFail(group.command(word));
   }
-  const command = group.command(words.at(-1)!).description(spec.description).usage(usage(spec.options));
+  const command = group.command(words.at(-1)!).description(spec.description).usage(usage(spec.options, spec.argument?.name));
+  if (spec.argument) command.argument(`<${spec.argument.name}>`, spec.argument.description);
   for (const { flags, description } of [...spec.options, JSON_OPTION]) command.option(flags, description);
-  command.action((values: Record<string, unknown>) =>
+  command.action((...args: unknown[]) =>
     act(command, async () => {
+      const values = (spec.argument ? { ...(args[1] as object), [spec.argument.key]: args[0] } : args[0]) as Record<string, unknown>;
       for (const { flags, required } of spec.options) {
         const option = new Option(flags);
         if (required && !values[option.attributeName()]) throw new UsageError(required === true ? `${option.long} is required.` : required);
@@ -76,14 +78,15 @@ async function act(command: Command, work: () => Promise<void>): Promise<void> {
   }
 }
 
-/** `--name N [--invite-url U] [--json]`: the flags as the help's usage line shows them. */
-function usage(options: CliOption[]): string {
-  return [...options, JSON_OPTION]
+/** `[FILE] --name N [--invite-url U] [--json]`: the argument and flags as the help's usage line shows them. */
+function usage(options: CliOption[], argument?: string): string {
+  const flags = [...options, JSON_OPTION]
     .map((option) => {
       const shown = option.flags.replace(/<([^>]+)>/, '$1');
       return option.required ? shown : `[${shown}]`;
     })
     .join(' ');
+  return argument ? `${argument} ${flags}` : flags;
 }
 
 /** The words that run a command, without the program's name: ['products', 'create']. */

@@ -1,10 +1,12 @@
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, ConfigModule, DatabaseModule } from '@app/shared';
+import { AppConfig, checkDatabase, ConfigModule, DatabaseModule } from '@app/shared';
 import { CommonModule } from '../common/common.module';
 import { DashboardAuthModule } from '../dashboard/dashboard-auth.module';
+import { ImportsModule } from '../imports/imports.module';
 import { KeysModule } from '../keys/keys.module';
 import { ProductsModule } from '../products/products.module';
+import { ReleasesModule } from '../releases/releases.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
 @Module({})
@@ -15,10 +17,11 @@ class CliModule {}
  * nothing: stdout is the command's answer alone.
  */
 export async function withServices<T>(config: AppConfig, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  await checkDatabase(config.DATABASE_URL);
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, CommonModule, KeysModule, ProductsModule, WebhooksModule, DashboardAuthModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, CommonModule, KeysModule, ProductsModule, WebhooksModule, DashboardAuthModule, ImportsModule, ReleasesModule],
     },
     { logger: false },
   );

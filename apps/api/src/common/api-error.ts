@@ -17,6 +17,9 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   mail_failed: 502,
   internal_error: 500,
+  // Not in SPEC.md's table: only a product with a capacity cap answers it (docs/api.md).
+  /** An invite, reinvite or invite-next would pass the product's capacity cap; nothing was changed. */
+  capacity_reached: 409,
   // Not in SPEC.md's table: answers of the dashboard and the CLI only.
   /** A form posted without its CSRF token. */
   forbidden: 403,

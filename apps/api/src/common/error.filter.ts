@@ -1,17 +1,26 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Injectable } from '@nestjs/common';
+import { Outages } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ErrorBody } from './api-error';
 import { renderMessagePage } from './html';
 
 /** Whatever went wrong, the client gets the error body of DESIGN.md §3 (or a page, on hosted pages). */
 @Catch()
+@Injectable()
 export class ErrorFilter implements ExceptionFilter {
+  constructor(private readonly outages: Outages) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const error = this.toApiError(exception);
     if (error.status >= 500) {
-      request.log.error({ context: 'Errors', route: request.routeOptions.url ?? 'unknown route', stack: (exception as Error)?.stack }, `${request.method} failed`);
+      // During an outage every request that needs the server fails alike: Outages says it once.
+      void this.outages.explain().then((outage) => {
+        const details = { context: 'Errors', route: request.routeOptions.url ?? 'unknown route', stack: (exception as Error)?.stack };
+        if (outage) request.log.debug(details, `${request.method} failed during an outage`);
+        else request.log.error(details, `${request.method} failed`);
+      });
     } else {
       request.log.debug({ context: 'Errors', status: error.status, code: error.code }, 'refused');
     }
@@ -43,10 +52,13 @@ function statusOf(exception: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** Hosted pages (confirm, unsubscribe, sign-up form) and the dashboard answer people with HTML, not JSON. */
+/**
+ * Hosted pages (confirm, unsubscribe, sign-up form, invitation), the dashboard and the development
+ * inbox answer people with HTML, not JSON (a JSON body under their text/html type would fail as a 500).
+ */
 export function wantsPage(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0];
-  if (/^\/(confirm|unsubscribe|w|dashboard)(\/|$)/.test(path)) return true;
+  if (/^\/(confirm|unsubscribe|w|invitation|dashboard|dev)(\/|$)/.test(path)) return true;
   return path === '/public/v1/signups' && String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 

@@ -11,6 +11,9 @@ const STYLE = `
   button.danger{background:#cf222e}
   .place{font-size:2.5rem;font-weight:700;margin:.25rem 0}
   code{background:#f6f8fa;padding:.2rem .4rem;border-radius:6px;word-break:break-all}
+  .note code{word-break:normal;overflow-wrap:anywhere}
+  .note code.command{display:block;padding:.5rem .6rem}
+  @media (max-width:32rem){main{margin:1rem;padding:1.25rem}}
 `;
 
 /** The frame of every hosted page: small, no scripts, readable on a phone. */
@@ -24,4 +27,9 @@ export function page(title: string, body: SafeHtml): string {
 
 export function renderMessagePage(title: string, message: string): string {
   return page(title, html`<h1>${title}</h1><p>${message}</p>`);
+}
+
+/** A time as pages show it (decisions.md: times in UTC): to the minute, or to the second. */
+export function inUtc(value: Date, seconds = false): string {
+  return `${value.toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, CommandQueue, JOB_QUEUES } from '@app/shared';
+import { APP_CONFIG, AppConfig, CommandQueue, JOB_QUEUES, Outages } from '@app/shared';
 
 type JobQueueName = (typeof JOB_QUEUES)[number];
 
@@ -11,10 +11,14 @@ type JobQueueName = (typeof JOB_QUEUES)[number];
 export class JobQueues implements OnApplicationShutdown {
   readonly all: readonly CommandQueue[];
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, outages: Outages) {
     this.all = JOB_QUEUES.map((name) => CommandQueue.open(name, config));
-    // Every request in flight may wait on a queue: many listeners are the design, not a leak.
-    for (const queue of this.all) queue.setMaxListeners(0);
+    for (const queue of this.all) {
+      // Every request in flight may wait on a queue: many listeners are the design, not a leak.
+      queue.setMaxListeners(0);
+      // A lost connection is how the api learns of a Redis outage when no request needs Redis.
+      queue.on('error', () => void outages.explain());
+    }
   }
 
   get(name: JobQueueName): CommandQueue {

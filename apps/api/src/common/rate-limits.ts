@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, Metrics, RateLimit, RedisClient } from '@app/shared';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AddressKeys } from './address-keys';
 import { ApiError } from './api-error';
+import type { ProductScope } from './scope';
 
 /** A lease is at most this share of what the window has left. */
 const LEASE_SHARE = 10;
@@ -94,6 +96,7 @@ export class RateLimits {
   private readonly api: Limiter;
   private readonly signupIp: Limiter;
   private readonly signupAddress: Limiter;
+  private readonly addresses: AddressKeys;
 
   private readonly rejections;
 
@@ -103,6 +106,7 @@ export class RateLimits {
       help: 'Requests refused with 429 (api, signup) and confirmation mails withheld (signup_address), by limit',
       labelNames: ['limit'],
     });
+    this.addresses = new AddressKeys(config.ENCRYPTION_KEY);
     const prefix = `${config.QUEUE_PREFIX}:rl`;
     this.api = new Limiter(redis, `${prefix}:api`, config.RATE_LIMIT_API);
     this.signupIp = new Limiter(redis, `${prefix}:signup-ip`, config.RATE_LIMIT_SIGNUP);
@@ -121,16 +125,20 @@ export class RateLimits {
     if (wait !== null) throw this.rejected('signup', `Too many sign-ups from this address; try again in ${wait} s.`, wait);
   }
 
-  /** Confirmation mails per address: false when this address has had its share for now. */
-  async confirmationMailFor(scopeAndEmail: string): Promise<boolean> {
-    if ((await this.signupAddress.take(scopeAndEmail)) === null) return true;
+  /** Confirmation mails per mailbox of a product's list: false when it has had its share for now. */
+  async confirmationMailFor(scope: ProductScope, mailbox: string): Promise<boolean> {
+    if ((await this.signupAddress.take(this.mailboxKey(scope, mailbox))) === null) return true;
     this.rejections.inc({ limit: 'signup_address' });
     return false;
   }
 
   /** A confirmation mail granted by confirmationMailFor that did not go out after all. */
-  async returnConfirmationMail(scopeAndEmail: string): Promise<void> {
-    await this.signupAddress.giveBack(scopeAndEmail);
+  async returnConfirmationMail(scope: ProductScope, mailbox: string): Promise<void> {
+    await this.signupAddress.giveBack(this.mailboxKey(scope, mailbox));
+  }
+
+  private mailboxKey(scope: ProductScope, mailbox: string): string {
+    return `${scope.productId}:${scope.mode}:${this.addresses.of(mailbox)}`;
   }
 
   private rejected(limit: 'api' | 'signup', message: string, seconds: number): ApiError {

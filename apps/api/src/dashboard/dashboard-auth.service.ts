@@ -15,8 +15,9 @@ import {
   TeamMember,
 } from '@app/shared';
 import { timingSafeEqual } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DataSource, LessThan, MoreThan } from 'typeorm';
+import { AddressKeys } from '../common/address-keys';
 import { ApiError } from '../common/api-error';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Notice } from './messages';
@@ -24,6 +25,14 @@ import type { Notice } from './messages';
 export const SESSION_MS = 12 * 3_600_000;
 /** Failed logins allowed per address and per IP in 15 minutes. */
 const LOGIN_ATTEMPTS = 10;
+/** A point is given back only while its window has this long left, more than a round trip to Redis. */
+const GIVE_BACK_MARGIN_MS = 1000;
+
+/** A login attempt's point, taken from a key's window that ends at `windowEndsAt` (epoch ms). */
+interface TakenPoint {
+  key: string;
+  windowEndsAt: number;
+}
 
 export interface DashboardIdentity {
   user: DashboardUser;
@@ -40,6 +49,7 @@ export class DashboardAuthService {
   private readonly failures: RateLimiterRedis;
   private readonly devInbox: boolean;
   private readonly notices: SecretBox;
+  private readonly addresses: AddressKeys;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -50,6 +60,7 @@ export class DashboardAuthService {
     const options = { points: LOGIN_ATTEMPTS, duration: 15 * 60, keyPrefix: `${config.QUEUE_PREFIX}:rl:login` };
     this.devInbox = !config.SMTP_URL;
     this.notices = new SecretBox(config.ENCRYPTION_KEY, 'waitlist dashboard notices');
+    this.addresses = new AddressKeys(config.ENCRYPTION_KEY);
     this.failures = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true });
   }
 
@@ -80,24 +91,20 @@ export class DashboardAuthService {
     });
   }
 
-  /** A new session's cookie value, or 401; failures count per address and per IP (429 past the limit). */
+  /**
+   * A new session's cookie value, or 401; failures count per address and per IP (429 past the limit).
+   * Each attempt takes its point before the password is checked and gives it back unless the password
+   * was wrong, so guesses sent in parallel are counted as they arrive, not when their checks end.
+   */
   async logIn(email: string, password: string, ip: string): Promise<string> {
     const address = normalizeEmail(email) ?? '';
-    const keys = [`ip:${ip}`, `email:${address}`];
-    for (const key of keys) {
-      const left = await this.failures.get(key);
-      if (left && left.remainingPoints <= 0) {
-        const seconds = Math.max(1, Math.ceil(left.msBeforeNext / 1000));
-        throw new ApiError('rate_limited', `Too many failed logins; try again in ${seconds} s.`, { retryAfterSeconds: seconds });
-      }
-    }
-    const user = await this.db.getRepository(DashboardUser).findOneBy({ email: address });
-    // Without a user, a hash is still checked, so the answer takes as long either way.
-    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !ok) {
-      await Promise.all(keys.map((key) => this.failures.penalty(key)));
-      throw new ApiError('unauthorized', 'Wrong email or password.');
-    }
+    const taken = await this.takeAttempt([`ip:${ip}`, `email:${this.addresses.of(address)}`]);
+    const user = await this.passwordHolder(address, password).catch(async (error: unknown) => {
+      await this.giveBack(taken);
+      throw error;
+    });
+    if (!user) throw new ApiError('unauthorized', 'Wrong email or password.');
+    await this.giveBack(taken);
     const token = newToken();
     const now = this.clock.now();
     await this.db.getRepository(DashboardSession).delete({ expiresAt: LessThan(now) });
@@ -109,6 +116,39 @@ export class DashboardAuthService {
       expiresAt: new Date(now.getTime() + SESSION_MS),
     });
     return token;
+  }
+
+  /** The user with this address and password, or null. */
+  private async passwordHolder(address: string, password: string): Promise<DashboardUser | null> {
+    const user = await this.db.getRepository(DashboardUser).findOneBy({ email: address });
+    // Without a user, a hash is still checked, so the answer takes as long either way.
+    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    return user && ok ? user : null;
+  }
+
+  /** Takes a point from each key, or none and 429 when any key has none left. */
+  private async takeAttempt(keys: string[]): Promise<TakenPoint[]> {
+    const answers = await Promise.allSettled(keys.map((key) => this.failures.consume(key)));
+    const taken = answers.flatMap((answer, i) =>
+      answer.status === 'fulfilled' ? [{ key: keys[i], windowEndsAt: Date.now() + answer.value.msBeforeNext }] : [],
+    );
+    const refusals = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as unknown] : []));
+    if (!refusals.length) return taken;
+    // An attempt refused by one key is no guess at all, so the other keys get their points back.
+    await this.giveBack(taken);
+    const error = refusals.find((reason) => !(reason instanceof RateLimiterRes));
+    if (error) throw error;
+    const seconds = Math.max(1, ...refusals.map((refusal) => Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000)));
+    throw new ApiError('rate_limited', `Too many failed logins; try again in ${seconds} s.`, { retryAfterSeconds: seconds });
+  }
+
+  /**
+   * Returns points to the windows they were taken from. Once a window has ended, its key would come
+   * back as a new window already one point in credit, so a point from a window about to end is kept.
+   */
+  private async giveBack(taken: TakenPoint[]): Promise<void> {
+    const open = taken.filter(({ windowEndsAt }) => windowEndsAt - Date.now() > GIVE_BACK_MARGIN_MS);
+    await Promise.all(open.map(({ key }) => this.failures.reward(key, 1)));
   }
 
   async identify(token: string | undefined): Promise<DashboardIdentity | null> {

@@ -1,5 +1,6 @@
 import { ArgumentsHost, CanActivate, Catch, createParamDecorator, ExceptionFilter, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 import { sessionToken } from './cookies';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
@@ -29,7 +30,9 @@ export class DashboardGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<DashboardRequest>();
     const identity = await this.auth.identify(sessionToken(request));
     if (!identity) throw new LoginRequired();
-    if (request.method === 'POST' && !DashboardAuthService.csrfMatches(identity.csrfToken, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
+    // An upload's body is a stream read by its route: its form carries the token in the action's query.
+    const form = request.body instanceof Readable ? request.query : request.body;
+    if (request.method === 'POST' && !DashboardAuthService.csrfMatches(identity.csrfToken, (form as { _csrf?: unknown } | undefined)?._csrf)) {
       throw new ApiError('forbidden', 'This form has expired or did not come from the dashboard; reload the page and try again.');
     }
     request.identity = identity;

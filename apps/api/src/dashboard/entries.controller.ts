@@ -8,13 +8,15 @@ import { INVITE_NEXT } from '../invitations/invitations.dto';
 import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
 import { LineService } from '../line/line.service';
+import { PlaceHistoryService } from '../line/place-history';
+import { ReferralLists } from '../referrals/referral-lists';
 import { csvOf } from './csv';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { digits, entryFilters, parseForm } from './forms';
 import { entryMessage } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { entriesPage, entryPage, linePage } from './views/entries';
+import { deleteEntryPage, entriesPage, entryPage, linePage } from './views/entries';
 
 /** How much of the front of the line its page shows. */
 const LINE_PAGE = 100;
@@ -28,6 +30,8 @@ export class DashboardEntriesController {
     private readonly entries: EntriesService,
     private readonly line: LineService,
     private readonly invitations: InvitationsService,
+    private readonly referrals: ReferralLists,
+    private readonly history: PlaceHistoryService,
     private readonly replies: Replies,
   ) {}
 
@@ -36,7 +40,8 @@ export class DashboardEntriesController {
     const filters = entryFilters(query, true);
     const { data, nextCursor } = await this.entries.list(at.scope, filters);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
-    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state }));
+    const notice = await this.replies.notice(at.identity, `${at.base}/entries`);
+    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state, bulk: notice?.bulk, imported: notice?.imported }));
   }
 
   /** The filtered entries as CSV, newest first, a thousand at a time. */
@@ -54,10 +59,22 @@ export class DashboardEntriesController {
       entry: toEntry(record),
       place: record.state === 'confirmed' ? await this.line.placeInLine(record) : null,
       movedUp: record.movedUp,
-      referred: await this.entries.referred(record),
+      referrals: (await this.referrals.list(at.scope, id, { limit: 100 })).data,
+      history: (await this.history.list(at.scope, id, { limit: 100 })).data,
+      milestones: await this.referrals.milestonesOf(id),
       message: typeof message === 'string' ? entryMessage(message) : undefined,
     };
     await this.replies.page(reply, 200, entryPage(at, view));
+  }
+
+  /** What deleting the entry takes with it; its button posts to delete. */
+  @Get('entries/:id/delete')
+  async confirmDelete(@InProduct() at: ProductPage, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const record = await this.entries.record(at.scope, id);
+    const place = record.state === 'confirmed' ? await this.line.placeInLine(record) : null;
+    // A referrer is credited when the entry it referred confirms, and keeps that credit.
+    const referrer = record.referredBy && record.confirmedAt ? (await this.entries.record(at.scope, record.referredBy)).email : null;
+    await this.replies.page(reply, 200, deleteEntryPage(at, { entry: toEntry(record), place, referrer }));
   }
 
   /** Invite, reinvite, move up or delete; a refusal is shown on the entry's page, in words. */

@@ -5,7 +5,7 @@ import { KeysService } from '../keys/keys.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { keysPage } from './views/keys';
+import { keysPage, revokeKeyPage } from './views/keys';
 
 /** API keys of a product and mode. */
 @Controller('dashboard/:productId/:mode')
@@ -28,6 +28,14 @@ export class DashboardKeysController {
   async create(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const keyPair = await this.keys.createPair(at.product.id, at.mode);
     await this.replies.redirectWith(reply, `${at.base}/keys`, at.identity, { keyPair });
+  }
+
+  /** What revoking the key stops; its button posts to revoke. */
+  @Get('keys/:keyId/revoke')
+  async confirmRevoke(@InProduct() at: ProductPage, @Param('keyId') keyId: string, @Res() reply: FastifyReply): Promise<void> {
+    const found = await this.keys.inUse(at.scope, keyId);
+    if (!found) throw new ApiError('not_found', 'No such key in use.');
+    await this.replies.page(reply, 200, revokeKeyPage(at, found.key, found.pairedWith));
   }
 
   @Post('keys/:keyId/revoke')

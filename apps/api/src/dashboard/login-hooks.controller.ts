@@ -8,7 +8,7 @@ import { parseForm, text } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { loginHooksPage } from './views/login-hooks';
+import { loginHooksPage, revokeLoginHookPage } from './views/login-hooks';
 
 /** Sign-up hooks of a product and mode, for Supabase Auth and Ory Kratos. */
 @Controller('dashboard/:productId/:mode')
@@ -36,6 +36,14 @@ export class DashboardLoginHooksController {
       const { status, words } = refusal(error);
       await this.hooksPage(reply, at, status, { error: words });
     }
+  }
+
+  /** What revoking the hook stops; its button posts to revoke. */
+  @Get('sign-up-hooks/:hookId/revoke')
+  async confirmRevoke(@InProduct() at: ProductPage, @Param('hookId') hookId: string, @Res() reply: FastifyReply): Promise<void> {
+    const hook = await this.hooks.inUse(at.scope, hookId);
+    if (!hook) throw new ApiError('not_found', 'No such sign-up hook in use.');
+    await this.replies.page(reply, 200, revokeLoginHookPage(at, { ...hook, url: this.hooks.urlOf(hook.provider, hook.id) }));
   }
 
   @Post('sign-up-hooks/:hookId/revoke')

@@ -1,6 +1,9 @@
 import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
+import type { ImportReport } from '../imports/imports.dto';
 import type { NewLoginHook } from '../login-hooks/login-hooks.service';
+import type { BulkOutcome } from './bulk-actions';
+import type { ImportFields } from './views/imports';
 
 /**
  * What a page shows once after the action that led to it: the action answers with a redirect and the
@@ -17,6 +20,14 @@ export interface Notice {
   sent?: boolean;
   saved?: boolean;
   invitedNext?: { invited: number; failed: number };
+  /** What a bulk action of the entries list did. */
+  bulk?: BulkOutcome;
+  /** A release's run now. */
+  releaseRun?: { invited: number; failed: number; skippedForCapacity: number };
+  /** An import's outcome, in words, for the entries list. */
+  imported?: string;
+  /** A dry run's report (its lists cut to DRY_RUN_SHOWN rows), or why the upload was refused, with the form's options. */
+  dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields };
 }
 
 // Maps, so that only their own keys are found (?message=constructor finds nothing).
@@ -26,6 +37,8 @@ const DONE = new Map<string, string>([
   ['invited', 'The invitation mail was handed over; the entry is invited.'],
   ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
   ['moved-up', 'The entry moved up the line.'],
+  ['granted', 'The referral is credited; the entry moved up at once.'],
+  ['revoked', 'The referral is revoked; a credited one no longer counts and the entry moved back at once.'],
 ]);
 
 /** The dashboard's own words for refusals, by error code; any other code shows the service's message. */

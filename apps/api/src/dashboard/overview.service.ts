@@ -12,6 +12,8 @@ export type Series = (typeof SERIES)[keyof typeof SERIES];
 
 export interface Overview {
   states: Record<EntryState, number>;
+  /** Milestone rewards reached (entries × milestones), all time. */
+  milestones: number;
   /** Each day (YYYY-MM-DD, UTC), oldest first, with its count per series. */
   days: { day: string; counts: Record<Series, number> }[];
 }
@@ -32,7 +34,7 @@ export class OverviewService {
   async load({ productId, mode }: ProductScope): Promise<Overview> {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
-    const [[kept], events] = await Promise.all([
+    const [[kept], events, [{ milestones }]] = await Promise.all([
       // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
       // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
@@ -45,6 +47,7 @@ export class OverviewService {
          WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type = ANY($4) GROUP BY day, type`,
         [productId, mode, first.toISOString().slice(0, 10), Object.keys(SERIES)],
       ),
+      this.db.query<{ milestones: number }[]>(`SELECT count(*)::int AS milestones FROM entry_milestones WHERE product_id = $1 AND mode = $2`, [productId, mode]),
     ]);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => ({
       day: new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
@@ -57,6 +60,7 @@ export class OverviewService {
     }
     return {
       states: Object.fromEntries(ENTRY_STATES.map((state) => [state, kept?.[state] ?? 0])) as Record<EntryState, number>,
+      milestones,
       days,
     };
   }

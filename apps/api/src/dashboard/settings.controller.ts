@@ -1,6 +1,8 @@
 import { Body, Controller, Get, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service';
+import { milestonesAsText } from '../referrals/milestones';
+import { rulesAsText } from '../referrals/protection';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { parseForm, settingsForm } from './forms';
 import { refusal } from './messages';
@@ -21,7 +23,7 @@ export class DashboardSettingsController {
   @Get('settings')
   async show(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/settings`);
-    await this.replies.page(reply, 200, settingsPage(at, at.product, notice));
+    await this.replies.page(reply, 200, settingsPage(at, { ...at.product, ...rulesAsText(at.product.referralRules), milestones: milestonesAsText(at.product.milestones) }, notice));
   }
 
   @Post('settings')

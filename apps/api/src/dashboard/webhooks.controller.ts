@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Clock, WebhookEndpoint } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { DeliveryLog } from '../webhooks/delivery-log';
@@ -8,7 +9,7 @@ import { signatureFormatField, text, texts } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { deliveryLogPage, webhooksPage } from './views/webhooks';
+import { deleteEndpointPage, deliveryLogPage, rotateSecretPage, webhooksPage } from './views/webhooks';
 
 /** Webhook endpoints of a product and mode, and their delivery logs. */
 @Controller('dashboard/:productId/:mode')
@@ -19,6 +20,7 @@ export class DashboardWebhooksController {
     private readonly webhooks: WebhooksService,
     private readonly deliveries: DeliveryLog,
     private readonly replies: Replies,
+    private readonly clock: Clock,
   ) {}
 
   @Get('webhooks')
@@ -47,9 +49,21 @@ export class DashboardWebhooksController {
     }
   }
 
+  /** What deleting the endpoint takes with it; its button posts to delete. */
+  @Get('webhooks/:endpointId/delete')
+  async confirmDelete(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.replies.page(reply, 200, deleteEndpointPage(at, await this.endpoint(at, endpointId)));
+  }
+
+  /** What rotating the secret changes; its button posts to rotate. */
+  @Get('webhooks/:endpointId/rotate')
+  async confirmRotate(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.replies.page(reply, 200, rotateSecretPage(at, await this.endpoint(at, endpointId), this.clock.now()));
+  }
+
   @Post('webhooks/:endpointId/:action')
   async act(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.webhooks.endpointOf(at.scope, endpointId))) throw new ApiError('not_found', 'No such endpoint.');
+    await this.endpoint(at, endpointId);
     const back = (notice: Notice) => this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, notice);
     switch (action) {
       case 'rotate':
@@ -93,13 +107,19 @@ export class DashboardWebhooksController {
     await this.replies.redirect(reply, `${at.base}/webhooks/${endpointId}`);
   }
 
+  /** The product's endpoint; another product's is 404, as if it did not exist. */
+  private async endpoint(at: ProductPage, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
+    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
+    return endpoint;
+  }
+
   private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice & { error?: string }): Promise<void> {
     await this.replies.page(reply, status, webhooksPage(at, await this.webhooks.list(at.product.id, at.mode), notice));
   }
 
   private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
-    const endpoint = await this.webhooks.endpointOf(at.scope, endpointId);
-    if (!endpoint) throw new ApiError('not_found', 'No such endpoint.');
+    const endpoint = await this.endpoint(at, endpointId);
     await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), error));
   }
 }

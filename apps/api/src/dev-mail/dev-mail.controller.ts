@@ -1,10 +1,12 @@
-import { Controller, Get, Header, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, UseGuards } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, devInboxKey, DevMail, html, RedisClient } from '@app/shared';
 import { ApiError } from '../common/api-error';
 import { page } from '../common/html';
+import { ThisMachineOnlyGuard } from './this-machine-only.guard';
 
-/** The development inbox at /dev/mail, registered only while SMTP_URL is unset. */
+/** The development inbox at /dev/mail, registered only while SMTP_URL is unset, for this machine's browsers only. */
 @Controller('dev/mail')
+@UseGuards(ThisMachineOnlyGuard)
 export class DevMailController {
   constructor(
     @Inject(RedisClient) private readonly redis: RedisClient,

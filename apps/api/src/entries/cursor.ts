@@ -1,4 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/shared';
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../common/api-error';
 
 /** Where a page of the newest-first list ends: the last entry's createdAt and id. */
 export interface CursorPosition {
@@ -44,5 +47,34 @@ export class CursorCodec {
 
   private sign(key: Buffer, payload: string, context: string): string {
     return createHmac('sha256', key).update(`${context}\n${payload}`).digest('base64url');
+  }
+}
+
+/** A page of a list read newest first, and the cursor of the next page. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** The cursors of the API's lists (entries, an entry's referrals and history), under ENCRYPTION_KEY's ring. */
+@Injectable()
+export class ListCursors extends CursorCodec {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    super(config.ENCRYPTION_KEY);
+  }
+
+  /** Where a page starts: null for the first page, invalid_cursor for a cursor not issued for this listing. */
+  start(cursor: string | undefined, context: string): CursorPosition | null {
+    if (cursor === undefined) return null;
+    const position = this.decode(cursor, context);
+    if (!position) throw new ApiError('invalid_cursor', 'The cursor was not issued for this listing; start again without it.', { param: 'cursor' });
+    return position;
+  }
+
+  /** The page of `rows`, read with one more than `limit` to know whether another page follows. */
+  page<Row, View>(rows: Row[], limit: number, context: string, positionOf: (row: Row) => CursorPosition, view: (row: Row) => View): Page<View> {
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { data: page.map(view), nextCursor: rows.length > limit && last ? this.encode(positionOf(last), context) : null };
   }
 }

@@ -22,13 +22,24 @@ export const LIST_QUERY = z.object({
   cursor: single.optional().meta({ description: 'nextCursor of the previous page, with the same filters.' }),
 });
 
+/** A page of a list, newest first, named `id` in the OpenAPI document. */
+export const listPage = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      nextCursor: z.string().nullable().meta({ description: 'Pass it as cursor for the next page; null on the last page.' }),
+    })
+    .meta({ id });
+
+/** The query of a list of an entry's own (its referrals, its history): a page at a time. */
+export const ENTRY_LIST_QUERY = z.object({
+  limit: queryWholeNumber(1, 100, 50).meta({ description: 'Items per page.' }),
+  cursor: single.optional().meta({ description: 'nextCursor of the previous page.' }),
+});
+export type EntryListQuery = z.infer<typeof ENTRY_LIST_QUERY>;
+
 /** A page of entries, newest first. */
-export const ENTRY_PAGE = z
-  .object({
-    data: z.array(ENTRY),
-    nextCursor: z.string().nullable().meta({ description: 'Pass it as cursor for the next page; null on the last page.' }),
-  })
-  .meta({ id: 'EntryPage' });
+export const ENTRY_PAGE = listPage(ENTRY, 'EntryPage');
 export type EntryPage = z.infer<typeof ENTRY_PAGE>;
 
 /** The entry id in a route's path. */

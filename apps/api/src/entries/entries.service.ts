@@ -1,12 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
-import { DataSource, IsNull, Not } from 'typeorm';
+import { Clock, Entry, EntryRecord, EntryState, recordEvent, toEntry } from '@app/shared';
+import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
 import { preparedQuery } from '../common/prepared';
-import { CursorCodec } from './cursor';
+import { ListCursors } from './cursor';
 import type { EntryPage } from './entries.dto';
+import { suppress } from './suppressions';
 
 export interface ListQuery {
   state?: EntryState;
@@ -19,15 +20,11 @@ export interface ListQuery {
 
 @Injectable()
 export class EntriesService {
-  private readonly cursors: CursorCodec;
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly cursors: ListCursors,
     private readonly clock: Clock,
-  ) {
-    this.cursors = new CursorCodec(config.ENCRYPTION_KEY);
-  }
+  ) {}
 
   /**
    * Newest first, by keyset on (createdAt, id); the cursor only works for the same key scope and filters.
@@ -36,12 +33,7 @@ export class EntriesService {
   async list(scope: ProductScope, query: ListQuery): Promise<EntryPage> {
     const contains = query.emailContains === undefined ? [] : [`contains:${query.emailContains}`];
     const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains].join('|');
-    const after = query.cursor === undefined ? null : this.cursors.decode(query.cursor, context);
-    if (query.cursor !== undefined && !after) {
-      throw new ApiError('invalid_cursor', 'The cursor was not issued for this listing; start again without it.', {
-        param: 'cursor',
-      });
-    }
+    const after = this.cursors.start(query.cursor, context);
     const values: unknown[] = [];
     const parameter = (value: unknown) => `$${values.push(value)}`;
     const where = [`product_id = ${parameter(scope.productId)}`, `mode = ${parameter(scope.mode)}`];
@@ -55,12 +47,7 @@ export class EntriesService {
       `SELECT ${ENTRY_COLUMNS} FROM entries WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
       values,
     );
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map(toEntry),
-      nextCursor: rows.length > query.limit && last ? this.cursors.encode(last, context) : null,
-    };
+    return this.cursors.page(rows, query.limit, context, (row) => row, toEntry);
   }
 
   async get(scope: ProductScope, id: string): Promise<Entry> {
@@ -76,25 +63,20 @@ export class EntriesService {
     return record;
   }
 
-  /** The entries that signed up through this one's referral link and confirmed. */
-  async referred(record: EntryRecord): Promise<Entry[]> {
-    const rows = await this.db.getRepository(EntryRecord).find({
-      where: { referredBy: record.id, confirmedAt: Not(IsNull()) },
-      order: { confirmedAt: 'ASC' },
-      take: 100,
-    });
-    return rows.map(toEntry);
-  }
-
-  /** Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was. */
+  /**
+   * Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was;
+   * its address goes on the suppression list, so that no import brings it back.
+   */
   async delete(scope: ProductScope, id: string): Promise<void> {
     await this.db.transaction(async (manager) => {
       const record = await manager
         .getRepository(EntryRecord)
         .findOne({ where: { id, productId: scope.productId, mode: scope.mode }, lock: { mode: 'pessimistic_write' } });
       if (!record) throw notFound();
+      const now = this.clock.now();
       await manager.delete(EntryRecord, { id });
-      await recordEvent(manager, 'entry.deleted', scope, toEntry(record), this.clock.now());
+      await suppress(manager, scope, [record.email], now);
+      await recordEvent(manager, 'entry.deleted', scope, toEntry(record), now);
     });
   }
 }

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { jsonBody, query } from '../common/validation';
 import { SecretKeyGuard } from '../keys/secret-key.guard';
 import { CodeCheck, EMAIL_ONLY, InvitedAnswer, TOKEN } from './invitations.dto';
-import { InvitationsService } from './invitations.service';
+import { InviteCodesService } from './invite-codes.service';
 
 /**
  * The invited check and verify, which login systems call on every sign-up, as plain Fastify routes:
@@ -13,19 +13,19 @@ import { InvitationsService } from './invitations.service';
 export function registerInvitationChecks(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const keys = app.get(SecretKeyGuard);
-  const invitations = app.get(InvitationsService);
+  const codes = app.get(InviteCodesService);
 
   fastify.post('/api/v1/invited', async (request): Promise<InvitedAnswer> => {
     const scope = await keys.scopeOf(request);
-    return invitations.isInvited(scope, jsonBody(EMAIL_ONLY, request));
+    return codes.isInvited(scope, jsonBody(EMAIL_ONLY, request));
   });
   // The older form, kept for existing callers; POST keeps the address out of access logs.
   fastify.get('/api/v1/invited', async (request): Promise<InvitedAnswer> => {
     const scope = await keys.scopeOf(request);
-    return invitations.isInvited(scope, query(EMAIL_ONLY, request));
+    return codes.isInvited(scope, query(EMAIL_ONLY, request));
   });
   fastify.post('/api/v1/invites/verify', async (request): Promise<CodeCheck> => {
     const scope = await keys.scopeOf(request);
-    return invitations.verify(scope, jsonBody(TOKEN, request).token);
+    return codes.verify(scope, jsonBody(TOKEN, request).token);
   });
 }

@@ -7,11 +7,15 @@ import { Idempotent } from '../common/idempotency.interceptor';
 import { JsonBody } from '../common/validation';
 import { CodeCheck, INVITE_NEXT, InviteNextResult, TOKEN } from './invitations.dto';
 import { InvitationsService } from './invitations.service';
+import { InviteCodesService } from './invite-codes.service';
 
 @Controller('api/v1')
 @UseGuards(SecretKeyGuard)
 export class InvitationsController {
-  constructor(private readonly invitations: InvitationsService) {}
+  constructor(
+    private readonly invitations: InvitationsService,
+    private readonly codes: InviteCodesService,
+  ) {}
 
   @Post('entries/invite-next')
   @HttpCode(200)
@@ -38,6 +42,6 @@ export class InvitationsController {
   @HttpCode(200)
   @Idempotent(TOKEN)
   redeem(@Scope() scope: KeyScope, @JsonBody(TOKEN) body: { token: string }): Promise<CodeCheck> {
-    return this.invitations.redeem(scope, body.token);
+    return this.codes.redeem(scope, body.token);
   }
 }

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, EntryState, hashToken, INVITATION_WAIT_MS, Metrics, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, INVITATION_WAIT_MS, Metrics, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
-import { preparedQuery } from '../common/prepared';
 import { notFound } from '../entries/entries.service';
 import { LineService } from '../line/line.service';
+import { Capacity, capacityReached } from './capacity';
 import { InvitationMailer } from './invitation-mailer';
-import type { CodeCheck, InvitedAnswer, InviteNextResult } from './invitations.dto';
+import type { InviteNextResult } from './invitations.dto';
 
 /** Entries of one invite-next call whose mails one mailer job sends. */
 const INVITE_NEXT_CHUNK = 100;
@@ -19,6 +19,11 @@ const INVITE_NEXT_CONCURRENCY = 2;
 const BATCH_HOLD_MS = 10 * 60_000;
 /** A single invitation holds its entry a little longer than the API waits for the outcome. */
 const HOLD_MS = INVITATION_WAIT_MS + 5_000;
+
+/** What a release's run did: the entries invited and those whose mail failed (still in line), and how many the cap left out. */
+export interface ReleaseOutcome extends InviteNextResult {
+  skippedForCapacity: number;
+}
 
 /**
  * Who gets in, exactly once. An invitation first holds its entry (so that no concurrent request
@@ -34,6 +39,7 @@ export class InvitationsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly mailer: InvitationMailer,
     private readonly line: LineService,
+    private readonly capacity: Capacity,
     private readonly clock: Clock,
     metrics: Metrics,
   ) {
@@ -54,11 +60,25 @@ export class InvitationsService {
     return this.sendInvitation(scope, id, true, httpRequestId);
   }
 
-  /** The first `count` entries in line order; concurrent calls never take the same entry. */
+  /**
+   * The first `count` entries in line order; concurrent calls never take the same entry. With a capacity
+   * cap, a call that would take more entries than places are free answers capacity_reached.
+   */
   async inviteNext(scope: ProductScope, count: number, httpRequestId?: string): Promise<InviteNextResult> {
+    const { invited, failed } = await this.inviteFront(scope, count, 'all', httpRequestId);
+    return { invited, failed };
+  }
+
+  /** A release's run: invite-next of what fits under the cap, min(count, cap − outstanding). */
+  async release(scope: ProductScope, count: number): Promise<ReleaseOutcome> {
+    return this.inviteFront(scope, count, 'what fits');
+  }
+
+  private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', httpRequestId?: string): Promise<ReleaseOutcome> {
     const requestId = randomUUID();
     const now = this.clock.now();
-    const taken = await this.line.takeFront(scope, count, { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now });
+    const hold = { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now };
+    const { taken, skippedForCapacity } = await this.takeFront(scope, count, hold, fit);
     const chunks = Array.from({ length: Math.ceil(taken.length / INVITE_NEXT_CHUNK) }, (_, i) => taken.slice(i * INVITE_NEXT_CHUNK, (i + 1) * INVITE_NEXT_CHUNK));
     const invited = new Set<string>();
     let next = 0;
@@ -66,88 +86,69 @@ export class InvitationsService {
       while (next < chunks.length) {
         const ids = chunks[next++];
         await this.extendHold(ids, requestId);
-        await this.mailer.send({ entryIds: ids, requestId, again: false, httpRequestId });
-        for (const id of await this.settle(ids, requestId)) invited.add(id);
+        for (const id of await this.deliver(ids, requestId, false, httpRequestId)) invited.add(id);
       }
     };
     await Promise.all(Array.from({ length: Math.min(INVITE_NEXT_CONCURRENCY, chunks.length) }, worker));
-    return { invited: taken.filter((id) => invited.has(id)), failed: taken.filter((id) => !invited.has(id)) };
+    return { invited: taken.filter((id) => invited.has(id)), failed: taken.filter((id) => !invited.has(id)), skippedForCapacity };
   }
 
-  /** Checks a code without using it up. */
-  async verify(scope: ProductScope, token: string): Promise<CodeCheck> {
-    const now = this.clock.now();
-    const hash = hashToken(token);
-    const [row] = await preparedQuery<{ email: string; recorded: boolean }>(
-      this.db,
-      `SELECT e.email, c.recorded FROM invite_codes c JOIN entries e ON e.id = c.entry_id
-       WHERE c.hash = $1 AND c.expires_at > $2 AND e.product_id = $3 AND e.mode = $4
-         AND (e.state = 'invited' OR (NOT c.recorded AND e.state = 'confirmed'))`,
-      [hash, now, scope.productId, scope.mode],
-    );
-    if (!row) return { valid: false };
-    if (!row.recorded && !(await this.db.transaction((manager) => recordHandover(manager, hash, now, { scope })))) return { valid: false };
-    return { valid: true, email: row.email };
-  }
-
-  /**
-   * Uses a code up: valid is true exactly once per code, under any concurrency; entry.redeemed once per
-   * entry. A code whose handover was never recorded is recorded first (entry.invited, then entry.redeemed).
-   */
-  async redeem(scope: ProductScope, token: string): Promise<CodeCheck> {
-    const hash = hashToken(token);
-    return this.db.transaction(async (manager) => {
-      const now = this.clock.now();
-      const redeem = () =>
-        manager.query(
-          `UPDATE entries e SET state = 'redeemed', redeemed_at = $2
-           FROM invite_codes c
-           WHERE c.hash = $1 AND c.entry_id = e.id AND c.expires_at > $2 AND c.recorded
-             AND e.product_id = $3 AND e.mode = $4 AND e.state = 'invited'
-           RETURNING e.id`,
-          [hash, now, scope.productId, scope.mode],
-        ) as Promise<[{ id: string }[], number]>;
-      let [rows] = await redeem();
-      if (rows.length === 0 && (await recordHandover(manager, hash, now, { scope }))) [rows] = await redeem();
-      if (rows.length === 0) return { valid: false };
-      const entry = await manager.getRepository(EntryRecord).findOneByOrFail({ id: rows[0].id });
-      await recordEvent(manager, 'entry.redeemed', scope, toEntry(entry), now);
-      return { valid: true, email: entry.email };
+  /** The front of the line held for a request; without a cap exactly as before, with one counted under the cap's lock. */
+  private async takeFront(
+    scope: ProductScope,
+    count: number,
+    hold: { requestId: string; heldUntil: Date; now: Date },
+    fit: 'all' | 'what fits',
+  ): Promise<{ taken: string[]; skippedForCapacity: number }> {
+    const cap = await this.capacity.of(scope);
+    if (cap === null) return { taken: await this.line.takeFront(scope, count, hold), skippedForCapacity: 0 };
+    return this.capacity.within(scope, cap, async (manager, free) => {
+      if (fit === 'what fits') {
+        const fits = Math.min(count, free);
+        return { taken: fits > 0 ? await this.line.takeFront(scope, fits, hold, manager) : [], skippedForCapacity: count - fits };
+      }
+      const taken = await this.line.takeFront(scope, count, hold, manager);
+      if (taken.length > free) throw capacityReached(cap, free);
+      return { taken, skippedForCapacity: 0 };
     });
-  }
-
-  /** An address is invited while its entry is invited or redeemed; unknown addresses are not. */
-  async isInvited(scope: ProductScope, email: string): Promise<InvitedAnswer> {
-    const [record] = await preparedQuery<{ state: EntryState }>(this.db, 'SELECT state FROM entries WHERE product_id = $1 AND mode = $2 AND email = $3', [
-      scope.productId,
-      scope.mode,
-      email,
-    ]);
-    return { invited: record?.state === 'invited' || record?.state === 'redeemed' };
   }
 
   /** httpRequestId: the X-Request-Id of the request, carried to the mailer's lines about the mail. */
   private async sendInvitation(scope: ProductScope, id: string, again: boolean, httpRequestId: string | undefined): Promise<Entry> {
     const requestId = await this.hold(scope, id, again);
-    await this.mailer.send({ entryIds: [id], requestId, again, httpRequestId });
-    if ((await this.settle([id], requestId)).length === 0) {
+    if ((await this.deliver([id], requestId, again, httpRequestId)).length === 0) {
       throw new ApiError('mail_failed', 'The invitation mail could not be handed over; nothing was changed. Try again.');
     }
     return toEntry(await this.db.getRepository(EntryRecord).findOneByOrFail({ id }));
   }
 
-  /** Holds the entry for this request, or explains with the spec's error why it cannot be invited now. */
+  /**
+   * Holds the entry for this request, or explains with the spec's error why it cannot be invited now.
+   * With a capacity cap, the hold is taken under the cap's lock and given back if the entry would pass
+   * the cap: a new invitation, or a reinvite whose code had expired (one that works is counted already).
+   */
   private async hold(scope: ProductScope, id: string, again: boolean): Promise<string> {
+    const cap = await this.capacity.of(scope);
+    if (cap === null) return this.holdEntry(this.db.manager, scope, id, again);
+    return this.capacity.within(scope, cap, async (manager, free) => {
+      const requestId = await this.holdEntry(manager, scope, id, again);
+      const counted = again && (await manager.query('SELECT 1 FROM invite_codes WHERE entry_id = $1 AND expires_at > $2 LIMIT 1', [id, this.clock.now()])).length > 0;
+      if (!counted && free < 1) throw capacityReached(cap, free);
+      return requestId;
+    });
+  }
+
+  private async holdEntry(manager: EntityManager, scope: ProductScope, id: string, again: boolean): Promise<string> {
     const requestId = randomUUID();
     const now = this.clock.now();
-    const [, held]: [unknown, number] = await this.db.query(
+    const [, held]: [unknown, number] = await manager.query(
       `UPDATE entries SET invite_request = $4, invite_held_until = $5
        WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = $6
          AND (invite_held_until IS NULL OR invite_held_until < $7)`,
       [id, scope.productId, scope.mode, requestId, new Date(now.getTime() + HOLD_MS), again ? 'invited' : 'confirmed', now],
     );
     if (held === 1) return requestId;
-    const entry = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
+    const entry = await manager.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
     if (!entry) throw notFound();
     if (again) {
       if (entry.state === 'redeemed') throw new ApiError('already_redeemed', 'The entry has redeemed its invitation.');
@@ -158,7 +159,43 @@ export class InvitationsService {
     throw new ApiError('already_invited', 'The entry was already invited, or its invitation is being sent right now.');
   }
 
-  /** The holds of a chunk of invite-next, renewed when its turn comes. */
+  /**
+   * Has the mailer hand over the mails of entries this request holds, and settles each; the ids whose
+   * mail was handed over. A job's mails start only before its deadline, so the mailer leaves those it
+   * could not start (a slow server), and they go in another job as long as the last one got mails out.
+   */
+  private async deliver(ids: string[], requestId: string, again: boolean, httpRequestId: string | undefined): Promise<string[]> {
+    const sent: string[] = [];
+    let pending = ids;
+    while (pending.length > 0) {
+      await this.mailer.send({ entryIds: pending, requestId, again, httpRequestId });
+      const untried = await this.untried(pending, requestId);
+      const settled = await this.settle(pending.filter((id) => !untried.has(id)), requestId);
+      sent.push(...settled);
+      pending = pending.filter((id) => untried.has(id));
+      if (pending.length === 0) break;
+      // With no mail out this time, another job would fare no better: the rest fail.
+      if (settled.length === 0) {
+        sent.push(...(await this.settle(pending, requestId)));
+        break;
+      }
+      await this.extendHold(pending, requestId);
+    }
+    return sent;
+  }
+
+  /** Entries the request still holds whose mail never started: the mailer left no code of the request for them. */
+  private async untried(ids: string[], requestId: string): Promise<Set<string>> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT e.id FROM entries e
+       WHERE e.id = ANY($1) AND e.invite_request = $2 AND e.invited_by_request IS DISTINCT FROM $2
+         AND NOT EXISTS (SELECT 1 FROM invite_codes c WHERE c.entry_id = e.id AND c.request_id = $2)`,
+      [ids, requestId],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** The holds of a chunk of invite-next, renewed when its turn comes, and of the mails a job left over. */
   private async extendHold(ids: string[], requestId: string): Promise<void> {
     await this.db.query(`UPDATE entries SET invite_held_until = $3 WHERE id = ANY($1) AND invite_request = $2`, [
       ids,

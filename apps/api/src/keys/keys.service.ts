@@ -41,9 +41,16 @@ export class KeysService {
     return pair;
   }
 
-  /** Revokes a secret key; true when a key that was in use is now revoked. */
-  async revoke(secret: string): Promise<boolean> {
-    return this.revokeWhere('hash = $2 AND kind = $3', [hashToken(secret), 'secret']);
+  /**
+   * Revokes a key in use, secret or publishable, and with `pair` the other key of its pair too (if that
+   * one is in use); the kinds revoked, none when no such key is in use.
+   */
+  async revoke(key: string, { pair = false } = {}): Promise<KeyKind[]> {
+    const kind = kindOf(key);
+    const found = kind && (await this.db.getRepository(ApiKey).findOneBy({ hash: hashToken(key), kind, revokedAt: IsNull() }));
+    if (!found) return [];
+    const partner = pair ? await this.pairOf(found) : null;
+    return this.revokeWhere('id = ANY($2)', [[found.id, ...(partner ? [partner.id] : [])]]);
   }
 
   /** The keys of a product and mode, newest first, as the dashboard lists them. */
@@ -51,28 +58,43 @@ export class KeysService {
     return this.db.getRepository(ApiKey).find({ where: { productId, mode }, order: { createdAt: 'DESC', kind: 'DESC' } });
   }
 
+  /** A key of this product and mode that is in use, with the other key of its pair (made in the same instant), if any. */
+  async inUse(scope: ProductScope, keyId: string): Promise<{ key: ApiKey; pairedWith: ApiKey | null } | null> {
+    const keys = this.db.getRepository(ApiKey);
+    const key = await keys.findOneBy({ id: keyId, productId: scope.productId, mode: scope.mode, revokedAt: IsNull() });
+    if (!key) return null;
+    return { key, pairedWith: await this.pairOf(key) };
+  }
+
+  /** The other key of a key's pair: the other kind, of the same product and mode, made in the same instant. */
+  private pairOf(key: ApiKey): Promise<ApiKey | null> {
+    return this.db
+      .getRepository(ApiKey)
+      .findOneBy({ productId: key.productId, mode: key.mode, createdAt: key.createdAt, kind: key.kind === 'secret' ? 'publishable' : 'secret' });
+  }
+
   /** Revokes a key of this product and mode; false when it has no such key in use. */
   async revokeById(scope: ProductScope, keyId: string): Promise<boolean> {
-    return this.revokeWhere('id = $2 AND product_id = $3 AND mode = $4', [keyId, scope.productId, scope.mode]);
+    return (await this.revokeWhere('id = $2 AND product_id = $3 AND mode = $4', [keyId, scope.productId, scope.mode])).length > 0;
   }
 
   /**
    * Revokes the unrevoked key that `where` names and announces it to every process (KeyCache): the
    * notification leaves with the commit. This process forgets the key at once.
    */
-  private async revokeWhere(where: string, parameters: unknown[]): Promise<boolean> {
-    const revoked: { hash: string }[] = await this.db.query(
-      `WITH revoked AS (UPDATE api_keys SET revoked_at = $1 WHERE ${where} AND revoked_at IS NULL RETURNING encode(hash, 'hex') AS hash)
-       SELECT hash, pg_notify('${KEY_REVOKED_CHANNEL}', hash) FROM revoked`,
+  private async revokeWhere(where: string, parameters: unknown[]): Promise<KeyKind[]> {
+    const revoked: { hash: string; kind: KeyKind }[] = await this.db.query(
+      `WITH revoked AS (UPDATE api_keys SET revoked_at = $1 WHERE ${where} AND revoked_at IS NULL RETURNING encode(hash, 'hex') AS hash, kind)
+       SELECT hash, kind, pg_notify('${KEY_REVOKED_CHANNEL}', hash) FROM revoked ORDER BY kind DESC`,
       [this.clock.now(), ...parameters],
     );
     for (const { hash } of revoked) this.cache.forget(hash);
-    return revoked.length > 0;
+    return revoked.map((key) => key.kind);
   }
 
   /** The scope of a valid, unrevoked key of the given kind, or null. */
   async authenticate(key: string, kind: KeyKind): Promise<KeyScope | null> {
-    if (!key.startsWith(kind === 'secret' ? 'sk_' : 'pk_') || key.length > 200) return null;
+    if (kindOf(key) !== kind || key.length > 200) return null;
     const hex = hashTokenHex(key);
     const now = this.clock.now().getTime();
     let known = this.cache.get(hex);
@@ -103,4 +125,9 @@ export class KeysService {
       ])
       .catch(() => undefined);
   }
+}
+
+/** A key's kind, by its prefix (sk_… or pk_…); null for anything else. */
+export function kindOf(key: string): KeyKind | null {
+  return key.startsWith('sk_') ? 'secret' : key.startsWith('pk_') ? 'publishable' : null;
 }

@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Entry, EntryRecord, estimatedWaitDays, hashToken, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Product, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { Clock, Entry, EntryRecord, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
 import type { Standing } from './line.dto';
+import { recordPlaceChange } from './place-history';
+
+/** A referrer after a change of its credit: its credited referrals, and its product's milestones. */
+export interface Credited extends ProductScope {
+  referrals: number;
+  milestones: Milestone[];
+}
 
 /**
  * The line: confirmed entries not invited yet, in line order (libs/shared/src/domain/line.ts). Every
@@ -14,54 +21,67 @@ import type { Standing } from './line.dto';
  */
 @Injectable()
 export class LineService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * A confirming entry joins the line at the next confirmation number of its product and mode, in the
-   * caller's transaction; a referral that counts moves its referrer up by the product's referral places.
-   * The counter row is held until the commit, so the referral places read here cannot change meanwhile
-   * (see rekey). Returns whether the referral counted.
+   * caller's transaction, at the back of the line: its history says at which place. The counter row is
+   * held until the commit, so the product's referral places, returned for crediting its referral,
+   * cannot change meanwhile (see rekey), and the product's confirmations take turns.
    */
-  async join(manager: EntityManager, entry: EntryRecord): Promise<boolean> {
+  async join(manager: EntityManager, entry: EntryRecord, now: Date): Promise<Product> {
     const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
       `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
        ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + 1
        RETURNING last_seq`,
       [entry.productId, entry.mode],
     );
-    const { referralPlaces: places } = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
-    const counts = entry.referredBy !== null && (await this.referralCounts(manager, entry, entry.referredBy));
+    const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
     entry.confirmationSeq = Number(seq);
-    entry.lineKey = lineKey({ confirmationSeq: entry.confirmationSeq, referrals: entry.referrals, movedUp: entry.movedUp }, places);
-    if (counts) {
-      await manager.query(`UPDATE entries SET referrals = referrals + 1, line_key = line_key - $2 WHERE id = $1`, [entry.referredBy, places]);
-    }
-    return counts;
+    entry.lineKey = lineKey({ confirmationSeq: entry.confirmationSeq, referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces);
+    // Everyone waiting is ahead of it: the counts are those committed, and confirmations take turns here.
+    const [{ waiting }]: { waiting: number }[] = await manager.query(
+      `SELECT COALESCE(sum(confirmed), 0)::int AS waiting FROM entry_counts WHERE product_id = $1 AND mode = $2`,
+      [entry.productId, entry.mode],
+    );
+    await recordPlaceChange(manager, { entryId: entry.id, at: now, cause: 'joined', place: waiting + 1 });
+    return product;
   }
 
   /**
-   * Whether a referral counts: not when the entry's mailbox (canonicalEmail) is its referrer's own, nor
-   * when that mailbox's referral has counted before in this product and mode, through any link, as any
-   * variant, for an entry since deleted or not. Only the mailbox's SHA-256 is kept.
+   * The product's referral places for a change of credit outside a confirmation (a team's decision, a
+   * waiting period's end): the line's counter row is held (shared) until the commit, so that neither a
+   * new number of places (rekey) nor a confirmation comes between. Null when the line never had an entry.
    */
-  private async referralCounts(manager: EntityManager, entry: EntryRecord, referredBy: string): Promise<boolean> {
-    const referrer = await manager.getRepository(EntryRecord).findOneBy({ id: referredBy });
-    const mailbox = canonicalEmail(entry.email);
-    if (!referrer || canonicalEmail(referrer.email) === mailbox) return false;
-    const credited: unknown[] = await manager.query(
-      `INSERT INTO referral_credits (product_id, mode, email_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
-      [entry.productId, entry.mode, hashToken(mailbox)],
+  async holdReferralPlaces(manager: EntityManager, scope: ProductScope): Promise<number | null> {
+    const rows: { places: number }[] = await manager.query(
+      `SELECT p.referral_places AS places FROM line_counters c JOIN products p ON p.id = c.product_id
+       WHERE c.product_id = $1 AND c.mode = $2 FOR SHARE OF c`,
+      [scope.productId, scope.mode],
     );
-    return credited.length > 0;
+    return rows[0]?.places ?? null;
   }
 
-  /** Moves a waiting entry up by `places`, on top of earlier moves and its referrals; no event, no mail. */
-  async moveUp(scope: ProductScope, id: string, places: number): Promise<Entry> {
-    const [rows]: [{ id: string }[], number] = await this.db.query(
-      `UPDATE entries SET moved_up = moved_up + $4, line_key = line_key - $4
-       WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = 'confirmed' RETURNING id`,
-      [id, scope.productId, scope.mode, places],
+  /**
+   * Counts `credits` more (or fewer) referrals for a referrer and moves its line key by the product's
+   * referral places each: the same indexed key, no rebuild. Call it with the places read under the
+   * line's counter (join, holdReferralPlaces).
+   */
+  async credit(manager: EntityManager, referrerId: string, credits: number, referralPlaces: number): Promise<Credited> {
+    const [[row]]: [Credited[], number] = await manager.query(
+      `UPDATE entries e SET referrals = e.referrals + $2, line_key = e.line_key - $2 * $3 FROM products p
+       WHERE e.id = $1 AND p.id = e.product_id RETURNING e.referrals, e.product_id AS "productId", e.mode, p.milestones`,
+      [referrerId, credits, referralPlaces],
     );
+    return row;
+  }
+
+  /** Moves a waiting entry up by `places`, on top of earlier moves and its referrals, and notes it in its history; no event, no mail. */
+  async moveUp(scope: ProductScope, id: string, places: number): Promise<Entry> {
+    const rows: { id: string }[] = await this.db.query(MOVE_UP, [id, scope.productId, scope.mode, places, this.clock.now(), 'moved_up']);
     const record = await this.db.getRepository(EntryRecord).findOneBy({ id, productId: scope.productId, mode: scope.mode });
     if (!record) throw notFound();
     if (rows.length === 0) {
@@ -71,22 +91,70 @@ export class LineService {
     return toEntry(record);
   }
 
+  /** A milestone's places for a waiting entry, in the caller's transaction, noted in its history as `milestone`; none for an entry no longer waiting. */
+  async milestoneMoveUp(manager: EntityManager, scope: ProductScope, id: string, places: number, now: Date): Promise<void> {
+    await manager.query(MOVE_UP, [id, scope.productId, scope.mode, places, now, 'milestone']);
+  }
+
   /**
    * A new number of referral places for a product: every waiting entry of both modes gets its new key,
-   * in the caller's transaction. Both line counters are taken first, so that this and any confirmation
-   * (which reads the places while it holds its counter) happen one after the other.
+   * and each one that moves has it in its history, in the caller's transaction. Both line counters are
+   * taken first, so that this and any confirmation (which reads the places while it holds its counter)
+   * happen one after the other. The places gained come from the referrals, not the old key, so that a
+   * move-up at the same moment cannot be counted as this change.
    */
-  async rekey(manager: EntityManager, productId: string, referralPlaces: number): Promise<void> {
+  async rekey(manager: EntityManager, productId: string, places: { from: number; to: number }): Promise<void> {
+    if (places.from === places.to) return;
     await manager.query(
       `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, 'live', 0), ($1, 'test', 0)
        ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq`,
       [productId],
     );
     await manager.query(
-      `UPDATE entries SET line_key = ${LINE_KEY_SQL('$2')}
-       WHERE product_id = $1 AND state = 'confirmed' AND line_key <> ${LINE_KEY_SQL('$2')}`,
-      [productId, referralPlaces],
+      `WITH moved AS (
+         UPDATE entries SET line_key = ${LINE_KEY_SQL('$2')}
+         WHERE product_id = $1 AND state = 'confirmed' AND line_key <> ${LINE_KEY_SQL('$2')}
+         RETURNING id, referrals
+       )
+       INSERT INTO place_history (entry_id, at, cause, places)
+       SELECT id, $4, 'referral_places_changed', ($2::int - $3::int) * referrals FROM moved`,
+      [productId, places.to, places.from, this.clock.now()],
     );
+  }
+
+  /**
+   * Invited entries of one product and mode whose claim window ended go back into the line, in the
+   * caller's transaction (which holds them): at their old place, their confirmation number with what
+   * they gained, under the product's referral places of now; or, `atTheEnd`, with new confirmation
+   * numbers at the back, in their old order, as new confirmations get them (what they gained still
+   * counts). Each has it in its history (invitation_expired, places: the key it gained, less lost).
+   * The line's counter is held until the commit, as a confirmation holds it, so that no new number
+   * of referral places or confirmation comes between.
+   */
+  async rejoin(manager: EntityManager, scope: ProductScope, ids: string[], atTheEnd: boolean, now: Date): Promise<Entry[]> {
+    const [counter]: { last_seq: string; places: number }[] = await manager.query(
+      `INSERT INTO line_counters AS c (product_id, mode, last_seq) VALUES ($1, $2, $3)
+       ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = c.last_seq + $3
+       RETURNING c.last_seq, (SELECT referral_places FROM products WHERE id = $1) AS places`,
+      [scope.productId, scope.mode, atTheEnd ? ids.length : 0],
+    );
+    const firstSeq = Number(counter.last_seq) - ids.length + 1;
+    const back: (StoredEntry & { n: string })[] = await manager.query(
+      `WITH ordered AS (
+         SELECT id, line_key AS old_key, row_number() OVER (ORDER BY ${IN_LINE_ORDER}) - 1 AS n FROM entries WHERE id = ANY($1)
+       ), back AS (
+         UPDATE entries e SET state = 'confirmed',
+           confirmation_seq = CASE WHEN $3 THEN $4 + o.n ELSE e.confirmation_seq END,
+           line_key = CASE WHEN $3 THEN $4 + o.n ELSE e.confirmation_seq END - $2 * e.referrals - e.moved_up
+         FROM ordered o WHERE e.id = o.id AND e.state = 'invited'
+         RETURNING e.id, o.old_key - e.line_key AS places, o.n, ${STORED_ENTRY_COLUMNS}
+       ), history AS (
+         INSERT INTO place_history (entry_id, at, cause, places) SELECT id, $5, 'invitation_expired', places FROM back
+       )
+       SELECT * FROM back ORDER BY n`,
+      [ids, counter.places, atTheEnd, firstSeq, now],
+    );
+    return back.map(toEntry);
   }
 
   /** The front of the line: the first `limit` waiting entries in line order. */
@@ -149,8 +217,8 @@ export class LineService {
    * for a line of a thousand or a million; SKIP LOCKED keeps concurrent calls off each other's entries,
    * so no entry is ever taken twice.
    */
-  async takeFront(scope: ProductScope, count: number, hold: { requestId: string; heldUntil: Date; now: Date }): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(TAKE_FRONT_OF_LINE, [
+  async takeFront(scope: ProductScope, count: number, hold: { requestId: string; heldUntil: Date; now: Date }, manager: EntityManager = this.db.manager): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(TAKE_FRONT_OF_LINE, [
       scope.productId,
       scope.mode,
       count,
@@ -161,6 +229,14 @@ export class LineService {
     return rows.map((row) => row.id);
   }
 }
+
+/** A waiting entry moved up by $4 places, on top of earlier moves, and its history's row with the cause $6. */
+const MOVE_UP = `
+  WITH moved AS (
+    UPDATE entries SET moved_up = moved_up + $4, line_key = line_key - $4
+    WHERE id = $1 AND product_id = $2 AND mode = $3 AND state = 'confirmed' RETURNING id
+  )
+  INSERT INTO place_history (entry_id, at, cause, places) SELECT id, $5, $6, $4 FROM moved RETURNING entry_id AS id`;
 
 /** The statement behind takeFront; exported so that a test can pin its plan to the entries_line index. */
 export const TAKE_FRONT_OF_LINE = `

@@ -6,22 +6,26 @@ const INVITE = z.unknown().meta({
   example: 'UL8jGQTF_RY-RaKPxkoQFJOB_es8LU5eDKfDIAkPmO0',
 });
 
-/** Supabase Auth's "Before User Created" hook payload: the parts the check reads (other fields pass). */
+/**
+ * Supabase Auth's "Before User Created" hook payload: the parts the check reads. Supabase sends more (the
+ * whole auth.users row, the request's metadata) and may add fields: loose objects, so that the document
+ * says so and a client typed from it may send them.
+ */
 export const SUPABASE_BEFORE_USER_CREATED = z
-  .object({
+  .looseObject({
     metadata: z
-      .object({
+      .looseObject({
         name: z.literal('before-user-created', { message: 'expected the before-user-created hook' }).meta({ description: 'Which Supabase Auth hook calls.' }),
       })
       .meta({ description: 'About the request, as Supabase Auth sends it.' }),
     user: z
-      .object({
+      .looseObject({
         email: z.string({ message: 'expected the user’s email as a string' }).meta({
           description: 'The address signing up; empty for a sign-up with a phone number or an anonymous sign-in, which are refused.',
           example: 'ada@example.com',
         }),
         user_metadata: z
-          .object({ invite: INVITE.optional() })
+          .looseObject({ invite: INVITE.optional() })
           .nullish()
           .meta({ description: 'What the app passed as options.data to signUp; its invite member is the invite code.' }),
       })

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
-import { InvitationsService } from '../invitations/invitations.service';
+import { InviteCodesService } from '../invitations/invite-codes.service';
 import { Decision, HookAnswer, HookCall, LOGIN_SYSTEMS, LoginSystem, SignUp } from './login-systems';
 
 /** Hooks must answer within a second: the check gets this long, the rest is for the way there and back. */
@@ -49,7 +49,7 @@ export class LoginHooksService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly invitations: InvitationsService,
+    private readonly codes: InviteCodesService,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY, LOGIN_HOOK_SECRETS);
   }
@@ -72,6 +72,11 @@ export class LoginHooksService {
   /** The hooks of a product and mode, revoked ones too, newest first. */
   async list(scope: ProductScope): Promise<LoginHook[]> {
     return this.db.getRepository(LoginHook).find({ where: scope, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  /** A hook of this product and mode that is in use, or null. */
+  async inUse(scope: ProductScope, id: string): Promise<LoginHook | null> {
+    return this.db.getRepository(LoginHook).findOneBy({ id, ...scope, revokedAt: IsNull() });
   }
 
   /** Revokes a hook of this product and mode; false when it has no such hook in use. */
@@ -135,9 +140,9 @@ export class LoginHooksService {
   private async admit(scope: ProductScope, { email, invite }: SignUp): Promise<Decision> {
     if (!email) return { allowed: false, reason: 'no_address' };
     if (invite) {
-      const code = await this.invitations.verify(scope, invite);
-      if (code.valid && code.email === email) await this.invitations.redeem(scope, invite);
+      const code = await this.codes.verify(scope, invite);
+      if (code.valid && code.email === email) await this.codes.redeem(scope, invite);
     }
-    return (await this.invitations.isInvited(scope, email)).invited ? ALLOWED : { allowed: false, reason: 'not_invited' };
+    return (await this.codes.isInvited(scope, email)).invited ? ALLOWED : { allowed: false, reason: 'not_invited' };
   }
 }

@@ -3,12 +3,15 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { ClaimWindowSweep } from '../claim-window/claim-window.service';
+import { ReferralsService } from '../referrals/referrals.service';
+import { ReleaseSchedulers } from '../releases/release-schedulers';
 import { DELIVERY_LOG } from '../webhooks/delivery-log';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
 
-/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired. */
+/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired, credits referrals whose wait is over, sweeps the claim windows, reconciles the release schedulers. */
 @Injectable()
 export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MaintenanceService.name);
@@ -19,6 +22,9 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly scheduler: SchedulerRegistry,
+    private readonly referrals: ReferralsService,
+    private readonly claimWindows: ClaimWindowSweep,
+    private readonly releases: ReleaseSchedulers,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -32,8 +38,35 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
     await this.round;
   }
 
-  /** One round; false when another replica holds the lock and does it. */
+  /**
+   * One round; false when another replica holds the lock and does it. The claim windows are swept
+   * after the round's transaction, in batches of their own (each safe beside another sweep), so that
+   * a large sweep holds neither the round's lock nor its rows for long; then the release schedulers
+   * are reconciled.
+   */
   async runOnce(): Promise<boolean> {
+    const ran = await this.purgeAndCredit();
+    if (ran) {
+      await this.claimWindows.sweep(this.clock.now());
+      await this.reconcileReleases();
+    }
+    return ran;
+  }
+
+  /**
+   * After the round's transaction, as it talks to Redis: the release schedulers put back from
+   * PostgreSQL and the jobs of ticks Redis lost, within one MAINTENANCE_INTERVAL of a loss.
+   */
+  private async reconcileReleases(): Promise<void> {
+    try {
+      const { restored, removed, owed } = await this.releases.reconcile();
+      if (restored + removed + owed > 0) this.logger.log(`Release schedulers: ${restored} put back, ${removed} removed, ${owed} missed ticks queued`);
+    } catch (error) {
+      this.logger.warn(`Reconciling the release schedulers failed; the next round tries again: ${(error as Error).message}`);
+    }
+  }
+
+  private async purgeAndCredit(): Promise<boolean> {
     return this.db.transaction(async (manager) => {
       const [{ locked }]: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
         MAINTENANCE_LOCK,
@@ -45,6 +78,9 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
       await manager.delete(IdempotencyRecord, { createdAt: LessThan(keyCutoff) });
       await this.trimDeliveryLog(manager);
       await this.purgeEvents(manager);
+      // Last, as it holds the lines of the products it credits (shared) until the round commits.
+      const credited = await this.referrals.creditWaited(manager, this.clock.now());
+      if (credited > 0) this.logger.log(`Credited ${credited} referrals whose waiting period ended`);
       return true;
     });
   }

@@ -24,6 +24,11 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
       info: {
         title: 'Waitlist API',
         version: '1',
+        // package.json's UNLICENSED: no licence is granted (not the SPDX "Unlicense", which is the opposite).
+        // SPDX has no id for that; LicenseRef- is its form for a licence of one's own.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        // Each instance is self-hosted: its operators, not the authors, answer for it.
+        contact: { name: 'The team that runs this instance' },
         description:
           "A waitlist and invitations in front of a product's sign-up. The product's server calls /api/v1 with a secret key to list, invite and manage entries and to check invitations; its sign-up form posts to /public/v1/signups with the publishable key; the service sends signed webhooks when entries change. Errors answer {\"error\": {\"code\", \"message\", \"param\"?}} with the status of the code.",
       },
@@ -32,8 +37,10 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         : [{ url: '{baseUrl}', description: 'Your instance', variables: { baseUrl: { default: 'http://localhost:3000', description: 'Its PUBLIC_BASE_URL.' } } }],
       tags: [
         { name: 'Entries', description: 'The addresses on the waitlist.' },
-        { name: 'Line', description: 'The order in which waiting entries are invited.' },
+        { name: 'Line', description: 'The order in which waiting entries are invited, and the history of each entry\'s place.' },
+        { name: 'Referrals', description: 'Sign-ups through an entry\'s referral link, their credit, and the team\'s grant and revoke.' },
         { name: 'Invitations', description: 'Inviting entries and checking invitations at sign-up.' },
+        { name: 'Releases', description: 'Invitations on a schedule: invite count every tick of a cron expression in a time zone, once across every replica.' },
         { name: 'Sign-up', description: 'Joining the waitlist from a product\'s own form.' },
         { name: 'Sign-up hooks', description: 'Endpoints that login systems (Supabase Auth, Ory Kratos) call at each sign-up, with a hook made in the dashboard.' },
         { name: 'Document', description: 'This document.' },
@@ -48,6 +55,24 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
             scheme: 'bearer',
             bearerFormat: 'sk_live_… or sk_test_…',
             description: "A secret key of the product and mode (live or test): Authorization: Bearer sk_…. It sees only that product's entries in that mode; keep it on your server.",
+          },
+          // A delivery carries no key: the receiver proves the sender by the signature in one of these headers,
+          // whichever format the endpoint is set to. OpenAPI has no scheme for an HMAC over the body; apiKey
+          // in a header is the nearest, and it tells a receiver's tools which header to check. Declaring no
+          // security (security: []) would say a receiver may take deliveries unchecked.
+          serviceSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Service-Signature',
+            description:
+              "Not a key: t=<unix seconds>,v1=<hex HMAC-SHA256 over \"<t>.<raw body>\"> made with the endpoint's signing secret (whsec_…). Recompute it over the body as received, compare in constant time, refuse a t older than five minutes.",
+          },
+          standardWebhooksSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'webhook-signature',
+            description:
+              'Not a key: for endpoints set to the Standard Webhooks format, v1,<base64 HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<raw body>">, checked like any Standard Webhooks signature.',
           },
           loginHookSecret: {
             type: 'http',

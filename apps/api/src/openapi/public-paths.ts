@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { LEADERBOARD, LEADERBOARD_QUERY } from '../leaderboard/leaderboard.dto';
 import { KRATOS_REFUSAL, KRATOS_REGISTRATION, SUPABASE_ANSWER, SUPABASE_BEFORE_USER_CREATED } from '../login-hooks/login-hooks.dto';
 import { REFUSALS } from '../login-hooks/login-systems';
 import { SIGNUP, SIGNUP_RECEIVED } from '../signups/signups.dto';
-import { errorResponses } from './operations';
+import { answerHeaders, errorResponses, requestHeaders } from './operations';
 
 const HOOK_ID = z.object({ hookId: z.string().meta({ description: 'The hook\'s id, part of the URL the dashboard shows.', example: 'lh_3f9a1c7e5b2d4f6a8c0e1b3d' }) });
 /** A sign-up hook's call that cannot be trusted or read: nothing is decided and nothing changes. */
@@ -22,6 +23,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       description:
         'Where a product\'s own sign-up form posts, with the publishable key in the body (no Authorization header: the key may be public). The address gets a confirmation mail and joins the line once confirmed. The answer is the same whether the address is new or known, and whether or not a mail went out. Sent as an HTML form, it answers with a redirect to a "check your inbox" page, and errors as pages. A script on any site may post it as JSON and read the answer: answers carry Access-Control-Allow-Origin: *, and the browser\'s preflight (OPTIONS) is answered 204.',
       security: [],
+      requestParams: { header: requestHeaders() },
       requestBody: {
         required: true,
         content: {
@@ -30,12 +32,31 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
         },
       },
       responses: {
-        202: { description: 'Received (JSON).', content: { 'application/json': { schema: SIGNUP_RECEIVED, example: { status: 'received' } } } },
+        202: { description: 'Received (JSON).', headers: answerHeaders(), content: { 'application/json': { schema: SIGNUP_RECEIVED, example: { status: 'received' } } } },
         303: {
           description: 'Received (HTML form): on to the "check your inbox" page.',
-          headers: z.object({ Location: z.string().meta({ example: '/w/pk_live_…/sent' }) }),
+          headers: answerHeaders({ Location: z.string().meta({ example: '/w/pk_live_…/sent' }) }),
         },
         ...errorResponses({ 400: ['invalid_email', 'invalid_request'], 401: ['unauthorized'], 429: ['rate_limited'] }, { html: true }),
+      },
+    },
+  },
+  '/public/v1/leaderboard': {
+    get: {
+      operationId: 'leaderboard',
+      tags: ['Sign-up'],
+      summary: 'The top referrers',
+      description:
+        'The product\'s leaderboard in the key\'s mode, for a page or the sign-up form to show: the referrers with the most credited referrals (an entry\'s referrals), at equal counts whoever is ahead in line first, at most the product\'s leaderboard size. Addresses are masked (j•••@g•••.com). Only for a product that shows its leaderboard in that mode (a setting, off by default): else 404. Served from a copy at most a few seconds old, so a credit, grant or revoke shows within seconds. Answers carry Access-Control-Allow-Origin: *.',
+      security: [],
+      requestParams: { query: LEADERBOARD_QUERY, header: requestHeaders() },
+      responses: {
+        200: {
+          description: 'The leaderboard.',
+          headers: answerHeaders(),
+          content: { 'application/json': { schema: LEADERBOARD, example: { data: [{ rank: 1, email: 'j•••@g•••.com', referrals: 7 }, { rank: 2, email: 'a•••@e•••.org', referrals: 3 }] } } },
+        },
+        ...errorResponses({ 400: ['invalid_request'], 401: ['unauthorized'], 404: ['not_found'] }),
       },
     },
   },
@@ -49,7 +70,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       security: [],
       requestParams: {
         path: HOOK_ID,
-        header: z.object({
+        header: requestHeaders({
           'webhook-id': z.string().meta({ description: 'The message id.', example: '8b34dcdd-9df1-4c10-850a-b3277c653040' }),
           'webhook-timestamp': z.string().meta({ description: 'Unix seconds; refused when more than five minutes from now.', example: '1763880000' }),
           'webhook-signature': z.string().meta({ description: 'v1,<base64 HMAC-SHA256 over id.timestamp.body>, one per secret, separated by spaces.', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
@@ -70,6 +91,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       responses: {
         200: {
           description: 'The decision: {} lets the sign-up through; an error object refuses it.',
+          headers: answerHeaders(),
           content: {
             'application/json': {
               schema: SUPABASE_ANSWER,
@@ -93,12 +115,13 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       description:
         'Called by Ory Kratos\' registration web_hook with response.parse, before it saves the identity, with the hook\'s secret as a bearer token (lhsec_…, made in the dashboard) and the body its Jsonnet template renders. Lets the registration through when the address is invited in the hook\'s product and mode (or redeemed); an invite code that belongs to the address is redeemed first. Answers within a second; a check that cannot decide in time refuses, or lets through when the hook fails open.',
       security: [{ loginHookSecret: [] }],
-      requestParams: { path: HOOK_ID },
+      requestParams: { path: HOOK_ID, header: requestHeaders() },
       requestBody: { required: true, content: { 'application/json': { schema: KRATOS_REGISTRATION, example: { email: 'ada@example.com', invite: null } } } },
       responses: {
-        200: { description: 'The registration may go on.', content: { 'application/json': { schema: z.object({}).strict(), example: {} } } },
+        200: { description: 'The registration may go on.', headers: answerHeaders(), content: { 'application/json': { schema: z.object({}).strict(), example: {} } } },
         403: {
           description: 'The registration is refused; Kratos shows the message at the email field.',
+          headers: answerHeaders(),
           content: {
             'application/json': {
               schema: KRATOS_REFUSAL,

@@ -23,6 +23,18 @@ const EVENTS: Record<EventType, { summary: string; description: string; state: E
     description: 'By the team in the dashboard or by DELETE /api/v1/entries/{id}; data.entry shows it as it was. Pending entries purged after 14 days emit nothing.',
     state: 'confirmed',
   },
+  'entry.milestone': {
+    summary: 'A referrer reached a milestone',
+    description:
+      'Its credited referrals reached a milestone reward the team set (data.milestone): sent once per entry and milestone, in the transaction of the credit or grant that reached it, never again for that milestone even when credit is revoked and granted again. Its places (if any) moved the entry up in the same transaction.',
+    state: 'confirmed',
+  },
+  'entry.invitation_expired': {
+    summary: 'An invitation expired unused',
+    description:
+      'Only for a product with a claim window: the invitation was not redeemed within it, so its code stopped working. data.entry shows the entry after the product\'s outcome: confirmed and back in the line (at its old place, or with a new confirmation number at the end), or, when the outcome deletes it, as it was (entry.deleted follows).',
+    state: 'confirmed',
+  },
   'webhook.test': {
     summary: 'A test event',
     description: 'Sent only when a test event is asked for (dashboard or CLI), to that one endpoint whatever types it chose; data.entry is made up.',
@@ -53,13 +65,16 @@ const DELIVERY_HEADERS = z.object({
     }),
 });
 
+/** Either format's signature, never both (see the security schemes in document.ts). */
+const SIGNED: Record<string, string[]>[] = [{ serviceSignature: [] }, { standardWebhooksSignature: [] }];
+
 const exampleOf = (type: EventType): EventEnvelope => ({
   id: 'evt_9a1b2c3d4e5f60718293a4b5',
   type,
   createdAt: '2026-11-23T09:30:00.000Z',
   mode: 'live',
   productId: 'prod_0b1c2d3e4f5a6b7c8d9e0f1a',
-  data: { entry: exampleEntry(EVENTS[type].state) },
+  data: { entry: exampleEntry(EVENTS[type].state), ...(type === 'entry.milestone' ? { milestone: { referrals: 3, name: 'Three friends', places: 5, message: 'You skip 5 places.' } } : {}) },
 });
 
 /**
@@ -76,6 +91,7 @@ export const WEBHOOKS: ZodOpenApiPathsObject = Object.fromEntries(
         tags: ['Webhooks'],
         summary,
         description: `${description} Skip repeats by the event id: a delivery can arrive more than once.`,
+        security: SIGNED,
         requestParams: { header: DELIVERY_HEADERS },
         requestBody: { required: true, content: { 'application/json': { schema: EVENT_ENVELOPE, example: exampleOf(type as EventType) } } },
         responses: {

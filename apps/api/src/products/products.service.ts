@@ -1,19 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, newId, Product } from '@app/shared';
+import { claimWindowProblem, Clock, newId, Product, ProtectionLevel } from '@app/shared';
 import { DataSource, In } from 'typeorm';
 import { z } from 'zod';
+import { CLAIM_WINDOW_SETTINGS } from '../claim-window/claim-window.dto';
+import { ApiError } from '../common/api-error';
 import { KeyPair, KeysService } from '../keys/keys.service';
+import { LEADERBOARD_SETTINGS_FORM } from '../leaderboard/leaderboard.dto';
 import { LineService } from '../line/line.service';
+import { MILESTONES_FORM } from '../referrals/milestones';
+import { changedRules } from '../referrals/protection';
+import { REFERRAL_SETTINGS } from '../referrals/referrals.dto';
 
 export interface NewProduct {
   name: string;
   inviteUrl?: string | null;
   signupUrl?: string | null;
   referralPlaces?: number;
+  /** off unless given: the dashboard's new-product form and the demo product propose standard. */
+  referralProtection?: ProtectionLevel;
 }
 
-const line = (label: string) =>
+/** One line of text a person reads (a product or sender name), for the dashboard's forms and the CLI's flags alike. */
+export const textLine = (label: string) =>
   z
     .string()
     .trim()
@@ -32,8 +41,8 @@ const pageUrl = (label: string) =>
 
 /** What the team may change about its product; the sender name and URLs are cleared with ''. */
 export const PRODUCT_SETTINGS = z.object({
-  name: line('The name'),
-  senderName: optional(line('The sender name')),
+  name: textLine('The name'),
+  senderName: optional(textLine('The sender name')),
   inviteUrl: optional(pageUrl('The invite URL')),
   signupUrl: optional(pageUrl('The sign-up page URL')),
   referralPlaces: z
@@ -41,6 +50,18 @@ export const PRODUCT_SETTINGS = z.object({
     .trim()
     .regex(/^\d{1,4}$/, 'Referral places must be a whole number from 0 to 9999')
     .transform(Number),
+  ...REFERRAL_SETTINGS.shape,
+  ...LEADERBOARD_SETTINGS_FORM.shape,
+  milestones: MILESTONES_FORM,
+  ...CLAIM_WINDOW_SETTINGS.shape,
+  /** At most this many entries of a mode invited and not redeemed; '' (the default): no cap. */
+  capacity: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[1-9]\d{0,6}$/, 'The capacity must be a whole number from 1 to 9,999,999, or empty for none')
+      .transform(Number),
+  ),
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 
@@ -68,6 +89,7 @@ export class ProductsService {
         inviteUrl: input.inviteUrl ?? null,
         signupUrl: input.signupUrl ?? null,
         referralPlaces: input.referralPlaces ?? 1,
+        referralProtection: input.referralProtection ?? 'off',
         createdAt: this.clock.now(),
       });
       const live = await this.keys.createPair(id, 'live', manager);
@@ -76,11 +98,24 @@ export class ProductsService {
     });
   }
 
-  /** Changes the settings; a new number of referral places moves everyone waiting to their new place. */
-  async update(id: string, settings: ProductSettings): Promise<void> {
+  /**
+   * Changes the settings given (the dashboard gives them all, `products update` those named); a new
+   * number of referral places moves everyone waiting to their new place. Thresholds given as null go
+   * back to the protection level's default.
+   */
+  async update(id: string, changes: Partial<ProductSettings>): Promise<void> {
+    const { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains, ...columns } = changes;
+    const rules = { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains };
     await this.db.transaction(async (manager) => {
-      await manager.update(Product, id, settings);
-      await this.line.rekey(manager, id, settings.referralPlaces);
+      // FOR NO KEY UPDATE, what the UPDATE takes anyway: a confirmation that holds its line's counter writes rows
+      // that refer to the product (FOR KEY SHARE) and must not wait for this, which waits for the counters next.
+      const product = await manager.getRepository(Product).findOne({ where: { id }, lock: { mode: 'for_no_key_update' } });
+      if (!product) return;
+      const { claimWindowDays: days = product.claimWindowDays, claimReminderHours: reminderHours = product.claimReminderHours } = columns;
+      const problem = claimWindowProblem({ days, reminderHours });
+      if (problem) throw new ApiError('invalid_request', `${problem}.`, { param: 'claimReminderHours' });
+      await manager.update(Product, id, { ...columns, referralRules: changedRules(product.referralRules, rules) });
+      if (columns.referralPlaces !== undefined) await this.line.rekey(manager, id, { from: product.referralPlaces, to: columns.referralPlaces });
     });
   }
 

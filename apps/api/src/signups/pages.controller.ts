@@ -1,6 +1,7 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
+import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
 import { SignupsService } from './signups.service';
 
@@ -13,7 +14,10 @@ const HTML = 'text/html; charset=utf-8';
  */
 @Controller()
 export class PagesController {
-  constructor(private readonly signups: SignupsService) {}
+  constructor(
+    private readonly signups: SignupsService,
+    private readonly leaderboard: LeaderboardService,
+  ) {}
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
@@ -25,8 +29,8 @@ export class PagesController {
   @Get('w/:key/sent')
   @Header('Content-Type', HTML)
   async checkInbox(@Param('key') key: string): Promise<string> {
-    const { product } = await this.notFoundIfUnknown(key);
-    return checkInboxPage(product.name);
+    const { product, scope } = await this.notFoundIfUnknown(key);
+    return checkInboxPage(product.name, await this.leaderboard.maskedBoard(scope));
   }
 
   @Get('confirm/:token')
@@ -37,8 +41,8 @@ export class PagesController {
   }
 
   @Post('confirm/:token')
-  async confirm(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.signups.confirm(token);
+  async confirm(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.signups.confirm(token, request.ip);
     await reply.redirect(`/confirm/${encodeURIComponent(token)}`, 303);
   }
 

@@ -1,6 +1,7 @@
-import { html, SafeHtml } from '@app/shared';
+import { html, Milestone, SafeHtml } from '@app/shared';
 import { page } from '../common/html';
-import type { ConfirmStatus } from './signups.service';
+import type { Leader } from '../leaderboard/leaderboard.dto';
+import type { ConfirmStatus, Friends } from './signups.service';
 
 export function signupPage(productName: string, key: string, ref: string | undefined): string {
   return page(
@@ -17,12 +18,14 @@ export function signupPage(productName: string, key: string, ref: string | undef
   );
 }
 
-export function checkInboxPage(productName: string): string {
+/** The sign-up form's result, and so the embedded form's: with the race the person is joining, when the product shows it. */
+export function checkInboxPage(productName: string, leaders: Leader[] | null): string {
   return page(
     'Check your inbox',
     html`<h1>Check your inbox</h1>
 <p>If the address can join the ${productName} waitlist, a confirmation mail is on its way.
-Open it and press the button to take your place in line.</p>`,
+Open it and press the button to take your place in line.</p>
+${leaderboard(leaders)}`,
   );
 }
 
@@ -41,7 +44,10 @@ export function confirmPage(status: ConfirmStatus): string {
         html`<h1>You're on the ${status.productName} waitlist</h1>
 <p>Your place in line:</p><p class="place">#${status.place}</p>
 <p class="muted">Estimated wait: ${waitInWords(status.estimatedWaitDays)}</p>
-${referral(status.referralLink)}`,
+${referral(status.referralLink)}
+${friendsInWords(status.friends)}
+${milestones(status.milestones)}
+${leaderboard(status.leaderboard)}`,
       );
     case 'invited':
       return page(
@@ -55,6 +61,30 @@ function referral(link: string | null): SafeHtml | string {
   if (!link) return '';
   return html`<p>Share your link: every friend who joins and confirms through it moves you up the line.</p>
 <p><code>${link}</code></p>`;
+}
+
+/** "3 friends moved you up 3 places; 1 is still being checked": credit held back is counted, never explained. */
+export function friendsInWords({ credited, places, beingChecked }: Friends): SafeHtml | string {
+  const friends = (count: number) => `${count} friend${count === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (credited > 0) parts.push(places > 0 ? `${friends(credited)} moved you up ${places} place${places === 1 ? '' : 's'}` : `${friends(credited)} joined through your link`);
+  if (beingChecked > 0) parts.push(parts.length ? `${beingChecked} ${beingChecked === 1 ? 'is' : 'are'} still being checked` : `${friends(beingChecked)} ${beingChecked === 1 ? 'is' : 'are'} still being checked`);
+  if (parts.length === 0) return '';
+  return html`<p>${parts.join('; ')}.</p>`;
+}
+
+/** The milestone rewards the person reached, with the team's line for each. */
+function milestones(reached: Milestone[]): SafeHtml | string {
+  if (reached.length === 0) return '';
+  return html`<h2>Milestones reached</h2>
+<ul>${reached.map((milestone) => html`<li><strong>${milestone.name}</strong>${milestone.message ? html`: ${milestone.message}` : ''}</li>`)}</ul>`;
+}
+
+/** The product's top referrers, masked, when it shows a leaderboard. */
+function leaderboard(leaders: Leader[] | null): SafeHtml | string {
+  if (!leaders) return '';
+  return html`<h2>Leaderboard</h2>
+${leaders.length ? html`<ol>${leaders.map((leader) => html`<li>${leader.email}: ${leader.referrals} friend${leader.referrals === 1 ? '' : 's'}</li>`)}</ol>` : html`<p class="muted">Nobody has brought a friend yet: be the first.</p>`}`;
 }
 
 export function unsubscribePage(productName: string): string {

@@ -6,14 +6,18 @@ export const SIGNUP = z.object({
   key: z.string().max(200).catch('').meta({ description: "The product's publishable key (pk_live_… or pk_test_…).", example: 'pk_live_…' }),
   // A missing or non-string address reads as '', so that it is invalid_email like any other bad one.
   email: z.string().catch('').meta({ description: 'The address to put on the list.', example: 'ada@example.com' }),
-  // An unusable ref (too long, a NUL that PostgreSQL text cannot hold) is ignored like an unknown one.
+  // Any ref is taken, a string or not; what cannot be a referralCode (over 100 characters, a NUL that
+  // PostgreSQL text cannot hold, not a string) is ignored like an unknown one. Read as unknown, so that the
+  // document does not promise a refusal the service does not give.
   ref: z
-    .string()
-    .max(100)
-    .regex(/^[^\0]*$/)
+    .unknown()
+    .meta({
+      type: 'string',
+      description: 'The referralCode of the link the person came through (12 characters); an unknown one, or one over 100 characters, is ignored.',
+      example: 'k7m3x9q2w4zr',
+    })
     .optional()
-    .catch(undefined)
-    .meta({ description: 'The referralCode of the link the person came through; an unknown one is ignored.', example: 'k7m3x9q2w4zr' }),
+    .transform((ref) => (typeof ref === 'string' && ref.length <= 100 && !ref.includes('\0') ? ref : undefined)),
 });
 
 /** The same answer for every address, new or known, so that the endpoint tells nobody who is on a list. */

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { KeysModule } from '../keys/keys.module';
+import { LeaderboardModule } from '../leaderboard/leaderboard.module';
 import { LineModule } from '../line/line.module';
+import { ReferralsModule } from '../referrals/referrals.module';
 import { PagesController } from './pages.controller';
 import { SignupsController } from './signups.controller';
 import { SignupsService } from './signups.service';
 
 /** Public sign-up, and the hosted pages: sign-up form, confirm, unsubscribe. */
-@Module({ imports: [KeysModule, LineModule], controllers: [SignupsController, PagesController], providers: [SignupsService] })
+@Module({ imports: [KeysModule, LineModule, ReferralsModule, LeaderboardModule], controllers: [SignupsController, PagesController], providers: [SignupsService] })
 export class SignupsModule {}

@@ -6,12 +6,12 @@ import {
   AppConfig,
   canonicalEmail,
   Clock,
-  enqueue,
   eventEnvelope,
   EntryRecord,
   EntryToken,
   hashToken,
   JobData,
+  Milestone,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -21,12 +21,20 @@ import {
   toEntry,
   TokenPurpose,
 } from '@app/shared';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
+import { suppress } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
+import type { Leader } from '../leaderboard/leaderboard.dto';
+import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { LineService } from '../line/line.service';
+import { ReferralLists } from '../referrals/referral-lists';
+import { ReferralsService } from '../referrals/referrals.service';
+import { SignupPace } from './signup-pace';
 
 type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
 
@@ -40,18 +48,39 @@ export interface SignupInput {
 }
 
 /** What a hosted confirm page shows about the entry behind its link. */
+/** What the person's friends did for its place: credited referrals, the places they gave, and those still being checked. */
+export interface Friends {
+  credited: number;
+  places: number;
+  beingChecked: number;
+}
+
 export type ConfirmStatus =
   | { state: 'pending'; productName: string }
-  | { state: 'confirmed'; productName: string; place: number; estimatedWaitDays: number | null; referralLink: string | null }
+  | {
+      state: 'confirmed';
+      productName: string;
+      place: number;
+      estimatedWaitDays: number | null;
+      referralLink: string | null;
+      friends: Friends;
+      leaderboard: Leader[] | null;
+      milestones: Milestone[];
+    }
   | { state: 'invited'; productName: string };
 
 @Injectable()
 export class SignupsService {
+  private readonly pace = new SignupPace();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeysService,
     private readonly line: LineService,
+    private readonly referrals: ReferralsService,
+    private readonly referralLists: ReferralLists,
+    private readonly leaderboard: LeaderboardService,
     private readonly limits: RateLimits,
     private readonly clock: Clock,
   ) {}
@@ -65,45 +94,70 @@ export class SignupsService {
 
   /**
    * A sign-up. The answer is the same whether the address is new, pending or further along, so it
-   * tells nobody which addresses are on the list. A new address becomes a pending entry; a pending one
-   * gets a new confirmation mail (within its per-address limit); others change nothing.
+   * tells nobody which addresses are on the list; nor does its time: every path is the same one
+   * statement (`write`), and one that wrote less than a new address waits what a new one takes more
+   * (`SignupPace`). A new address becomes a pending entry; a pending one gets a new confirmation mail
+   * (within its per-address limit); others change nothing.
    */
   async signUp(input: SignupInput): Promise<KeyScope> {
+    const started = performance.now();
     const scope = await this.scopeOfPublishableKey(input.key);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);
     // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
-    // Taken before it is known whether the address is new, so that a new address is one statement, and
+    // Taken before it is known whether the address is new, so that every sign-up is one statement, and
     // given back when no mail goes out after all.
-    const mailbox = `${scope.productId}:${scope.mode}:${canonicalEmail(email)}`;
-    const mailDue = await this.limits.confirmationMailFor(mailbox);
-    const mailed = (await this.insertNew(scope, email, input.ref, mailDue, input.requestId))
-      ? mailDue
-      : await this.mailAgain(scope, email, mailDue, input.requestId);
-    if (mailDue && !mailed) await this.limits.returnConfirmationMail(mailbox);
+    const mailbox = canonicalEmail(email);
+    const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
+    const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId);
+    if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
+    const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
+    this.pace.note(write, performance.now() - started);
+    const padding = this.pace.padding(write);
+    if (padding > 0) {
+      const waited = performance.now();
+      await sleep(padding);
+      this.pace.noteWait(padding, performance.now() - waited);
+    }
     return scope;
   }
 
   /**
-   * A new address's entry, its entry.created event (the rows recordEvents writes: the event, its
-   * fan-out job, the day's count) and its confirmation mail's outbox row, in one statement, committed
-   * without another round trip: the day's count (and, at the commit, the product's count of pending
-   * entries) is a row that the sign-ups of the product on this connection's stripe share, and its lock
-   * is held until the commit. False when the address is on the list already (nothing changed).
+   * One statement for every sign-up, committed without another round trip: the day's count (and, at
+   * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
+   * this connection's stripe share, and its lock is held until the commit. A new address gets its
+   * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
+   * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
+   * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
+   * no longer pending); any other, nothing. Whether it created an entry and wrote a confirmation mail.
    */
-  private async insertNew(scope: KeyScope, email: string, ref: string | undefined, mailDue: boolean, httpRequestId: string): Promise<boolean> {
+  private async write(
+    scope: KeyScope,
+    email: string,
+    ref: string | undefined,
+    mailDue: boolean,
+    httpRequestId: string,
+  ): Promise<{ created: boolean; mailed: boolean }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
-    const inserted: { id: string }[] = await this.db.query(
+    const [written]: { created: boolean; mailed: boolean }[] = await this.db.query(
       `WITH entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
          VALUES ($1, $2, $3, $4, 'pending', $5,
                  (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
-         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id
+         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
+       ), referral AS (
+         INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
+         SELECT $15, $2, $3, referred_by, id, 'pending', '{not_confirmed}', $5 FROM entry WHERE referred_by IS NOT NULL
+       ), known AS (
+         UPDATE entries SET created_at = CASE WHEN state = 'pending' AND $9::boolean THEN $5 ELSE created_at END
+         WHERE product_id = $2 AND mode = $3 AND email = $4 RETURNING id, state = 'pending' AND $9::boolean AS again
        ), mail AS (
-         INSERT INTO outbox (queue, name, data, created_at) SELECT $7, 'confirmation', $8::jsonb, $5 FROM entry WHERE $9::boolean
+         INSERT INTO outbox (queue, name, data, created_at)
+         SELECT $7, 'confirmation', $8::jsonb || jsonb_build_object('entryId', id), $5
+         FROM (SELECT id FROM entry WHERE $9::boolean UNION ALL SELECT id FROM known WHERE again) AS mailed RETURNING 1
        ), event AS (
          INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT $10, $2, $3, $11, $5, $12 FROM entry
        ), fan_out AS (
@@ -113,30 +167,15 @@ export class SignupsService {
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
          ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
        )
-       SELECT id FROM entry`,
+       SELECT EXISTS (SELECT FROM entry) AS created, EXISTS (SELECT FROM mail) AS mailed`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
-        QueueName.Webhooks, { eventId: event.id },
+        QueueName.Webhooks, { eventId: event.id }, newId('rfl'),
       ],
     );
-    return inserted.length > 0;
-  }
-
-  /** A known address: a pending one gets a new mail if one is due, others nothing. True when mailed. */
-  private async mailAgain(scope: KeyScope, email: string, mailDue: boolean, httpRequestId: string): Promise<boolean> {
-    return this.db.transaction(async (manager) => {
-      const existing = await manager.getRepository(EntryRecord).findOne({
-        where: { productId: scope.productId, mode: scope.mode, email },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (existing?.state !== 'pending' || !mailDue) return false;
-      const now = this.clock.now();
-      await manager.update(EntryRecord, { id: existing.id }, { createdAt: now });
-      await enqueue(manager, QueueName.Mail, 'confirmation', { entryId: existing.id, httpRequestId }, now);
-      return true;
-    });
+    return written;
   }
 
   /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
@@ -146,26 +185,37 @@ export class SignupsService {
     if (record.state === 'pending') return { state: 'pending', productName: product.name };
     if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
     const { place, estimatedWaitDays } = await this.line.standingOf(record);
-    return { state: 'confirmed', productName: product.name, place, estimatedWaitDays, referralLink: await this.referralLink(product, record) };
+    const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
+    return {
+      state: 'confirmed',
+      productName: product.name,
+      place,
+      estimatedWaitDays,
+      referralLink: await this.referralLink(product, record),
+      friends,
+      leaderboard: await this.leaderboard.maskedBoard(record),
+      milestones: await this.referralLists.milestonesOf(record.id),
+    };
   }
 
   /**
-   * Confirms the entry behind a confirmation link (the POST of the confirm page): it joins the line
-   * at the next confirmation number and, if it came through a referral link that counts, moves its
-   * referrer up. Confirming again changes nothing.
+   * Confirms the entry behind a confirmation link (the POST of the confirm page, from the client at
+   * `ip`): it joins the line at the next confirmation number, and the credit of its referral, if it
+   * came through a referral link, is decided (ReferralsService.confirmed). Confirming again changes nothing.
    */
-  async confirm(token: string): Promise<void> {
+  async confirm(token: string, ip: string): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const entry = await this.entryOfToken(manager, token, 'confirm', true);
+      const { entry, issuedAt } = await this.tokenOf(manager, token, 'confirm', true);
       if (entry.state !== 'pending') return;
       const now = this.clock.now();
-      const counted = await this.line.join(manager, entry);
+      const product = await this.line.join(manager, entry, now);
+      const kept = await this.referrals.confirmed(manager, entry, product, { ip, mailedAt: issuedAt, now });
       Object.assign(entry, {
         state: 'confirmed',
         confirmedAt: now,
         referralCode: newReferralCode(),
-        // A referral that does not count is forgotten: the referrer's referred entries are those that counted.
-        referredBy: counted ? entry.referredBy : null,
+        // A referral withheld at confirmation is forgotten here: referred_by names the referrer it counts or waits for.
+        referredBy: kept ? entry.referredBy : null,
       });
       await manager.save(entry);
       await recordEvent(manager, 'entry.confirmed', entry, toEntry(entry), now);
@@ -178,12 +228,17 @@ export class SignupsService {
     return (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name;
   }
 
-  /** Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was. */
+  /**
+   * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
+   * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
+   */
   async unsubscribe(token: string): Promise<void> {
     await this.db.transaction(async (manager) => {
       const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
+      const now = this.clock.now();
       await manager.delete(EntryRecord, { id: entry.id });
-      await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), this.clock.now());
+      await suppress(manager, entry, [entry.email], now);
+      await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
     });
   }
 
@@ -194,14 +249,19 @@ export class SignupsService {
   }
 
   private async entryOfToken(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<EntryRecord> {
+    return (await this.tokenOf(manager, token, purpose, lock)).entry;
+  }
+
+  /** The entry behind a link's token, and when the token was made (just before its mail's handover). */
+  private async tokenOf(manager: EntityManager, token: string, purpose: TokenPurpose, lock: boolean): Promise<{ entry: EntryRecord; issuedAt: Date }> {
     const found = await manager.getRepository(EntryToken).findOneBy({ hash: hashToken(token), purpose });
     const entry =
       found &&
       (await manager
         .getRepository(EntryRecord)
         .findOne({ where: { id: found.entryId }, lock: lock ? { mode: 'pessimistic_write' } : undefined }));
-    if (!entry) throw new ApiError('not_found', 'This link is no longer valid.');
-    return entry;
+    if (!found || !entry) throw new ApiError('not_found', 'This link is no longer valid.');
+    return { entry, issuedAt: found.createdAt };
   }
 
   /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */

@@ -24,7 +24,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
 
 /** After a rotation the old secret signs too, for a day. */
-const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 export interface NewEndpoint {
   productId: string;

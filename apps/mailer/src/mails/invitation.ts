@@ -22,3 +22,28 @@ ${mailButton(inviteUrl, 'Accept my invitation')}
     ),
   };
 }
+
+/**
+ * The one reminder of an invitation not redeemed yet, with the same link as the invitation (no new
+ * code). `left`: how long the link still works, in words.
+ */
+export function invitationReminderMail(productName: string, inviteUrl: string, unsubscribeUrl: string, left: string): MailContent {
+  const ends = `Your invitation ends in ${left}; after that the link no longer works.`;
+  return {
+    subject: `Reminder: you're invited to ${productName}`,
+    text: `Your invitation to ${productName} is still waiting for you. Use your personal invitation link to get in:
+
+${inviteUrl}
+
+${ends}
+
+Unsubscribe: ${unsubscribeUrl}
+`,
+    html: mailLayout(
+      html`<p>Your invitation to <strong>${productName}</strong> is still waiting for you.</p>
+${mailButton(inviteUrl, 'Accept my invitation')}
+<p style="color:#59636e;font-size:13px">${ends}</p>`,
+      unsubscribeUrl,
+    ),
+  };
+}

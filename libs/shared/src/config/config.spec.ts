@@ -59,6 +59,30 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://localhost/3', REDIS_CLUSTER_NODES: 'redis-1:6379' })).toThrow(/REDIS_URL: a Redis Cluster has only database 0/);
   });
 
+  it('reads NODE_ENV without regard to case: Production is production', () => {
+    for (const NODE_ENV of ['Production', 'PRODUCTION', ' production ']) {
+      expect(() => loadConfig({ NODE_ENV })).toThrow(/ENCRYPTION_KEY: must be set when NODE_ENV=production/);
+      expect(() => loadConfig({ NODE_ENV })).toThrow(/SMTP_URL: must be set when NODE_ENV=production/);
+    }
+  });
+
+  it('takes TRUST_PROXY as a number of proxies or a list of their addresses and ranges, and refuses true, saying what to write', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 172.16.0.0/12,::1,fd00::/8, 192.0.2.7' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '172.16.0.0/12', '::1', 'fd00::/8', '192.0.2.7']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback,uniquelocal' }).TRUST_PROXY).toEqual(['loopback', 'uniquelocal']);
+    for (const TRUST_PROXY of ['true', 'True']) {
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(
+        "TRUST_PROXY: true would trust any client's X-Forwarded-For: write the number of proxies in front of the api (1 behind one proxy) or their addresses, like 10.0.0.0/8",
+      );
+    }
+    for (const bad of ['0', '-1', '1.5', 'yes', '10.0.0.0/33', '300.1.1.1', '10.0.0.0/8,,', 'proxy.example.com']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: expected false, the number of proxies in front of the api \(1 behind one proxy\), or their addresses and ranges separated by commas, like 10\.0\.0\.0\/8,::1/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ SMTP_URL: '', PORT: '' });
     expect(config.SMTP_URL).toBeUndefined();

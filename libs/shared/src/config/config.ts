@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDuration, parseRateLimit } from './durations';
 
@@ -35,9 +36,49 @@ const port = z.coerce.number({ message: 'expected a port number' }).int().min(1)
 
 const bool = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
 
+/** proxy-addr's names for the reserved ranges, which Fastify takes among the addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(text: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(text)) return true;
+  const [address, bits, ...rest] = text.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Whose X-Forwarded-For the api believes: the number of proxies in front of it (the client is the address
+ * the last of them appended), or the proxies' own addresses and ranges. Never everyone's: behind a proxy
+ * that appends to the header, as most do, the first address is whatever the client wrote.
+ */
+const trustProxy = z.string().transform((text, ctx): false | number | string[] => {
+  const value = text.trim();
+  if (value === 'false') return false;
+  if (value.toLowerCase() === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message: "true would trust any client's X-Forwarded-For: write the number of proxies in front of the api (1 behind one proxy) or their addresses, like 10.0.0.0/8",
+    });
+    return z.NEVER;
+  }
+  if (/^[1-9]\d{0,2}$/.test(value)) return Number(value);
+  const addresses = value.split(',').map((part) => part.trim());
+  if (addresses.every(isAddressOrRange)) return addresses;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'expected false, the number of proxies in front of the api (1 behind one proxy), or their addresses and ranges separated by commas, like 10.0.0.0/8,::1',
+  });
+  return z.NEVER;
+});
+
 const schema = z
   .object({
-    NODE_ENV: z.string().default('development'),
+    // Production and PRODUCTION are production too: a deployment that capitalises it must not get development defaults.
+    NODE_ENV: z
+      .string()
+      .default('development')
+      .transform((text) => text.trim().toLowerCase()),
     PORT: port.default(3000),
     HEALTH_PORT: port.optional(),
     PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://waitlist.example.com')
@@ -86,7 +127,7 @@ const schema = z
     RATE_LIMIT_API: rateLimit('100/1s').prefault('100/1s'),
     RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
     RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy.prefault('false'),
     METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (openssl rand -hex 16)').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })

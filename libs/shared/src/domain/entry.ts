@@ -28,7 +28,7 @@ export type Entry = z.infer<typeof ENTRY>;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** What toEntry reads of a stored entry (an EntryRecord). */
-interface StoredEntry {
+export interface StoredEntry {
   id: string;
   email: string;
   state: EntryState;
@@ -39,6 +39,10 @@ interface StoredEntry {
   referralCode: string | null;
   referrals: number;
 }
+
+/** The columns of a StoredEntry in SQL, named as toEntry reads them, for a statement that returns entries without the ORM. */
+export const STORED_ENTRY_COLUMNS = `email, state, created_at AS "createdAt", confirmed_at AS "confirmedAt", invited_at AS "invitedAt",
+  redeemed_at AS "redeemedAt", referral_code AS "referralCode", referrals`;
 
 export function toEntry(record: StoredEntry): Entry {
   return {

@@ -14,3 +14,16 @@ export const INVITATION_TIMING = {
 
 /** How long the API waits for an invitation's outcome, counted from adding its job. */
 export const INVITATION_WAIT_MS = INVITATION_TIMING.queueBoundMs + INVITATION_TIMING.sendBoundMs + INVITATION_TIMING.slackMs;
+
+/**
+ * The service's own invitation page, under PUBLIC_BASE_URL: the invite URL of a product that has none
+ * (the API serves it, the mailer links to it).
+ */
+export const HOSTED_INVITATION_PATH = '/invitation';
+
+/** The link of an invitation mail: the product's invite URL, or the hosted page, with invite=<code>. */
+export function invitationLink(inviteUrl: string | null, publicBaseUrl: string, code: string): string {
+  const url = new URL(inviteUrl ?? `${publicBaseUrl}${HOSTED_INVITATION_PATH}`);
+  url.searchParams.set('invite', code);
+  return url.toString();
+}

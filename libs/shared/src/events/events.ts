@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { z } from 'zod';
-import { EventRecord } from '../database/entities';
 import { Entry, ENTRY, TIMESTAMP } from '../domain/entry';
 import { Mode, MODES } from '../domain/modes';
 import { newId } from '../domain/secrets';
@@ -14,10 +13,26 @@ export const ENTRY_EVENT_TYPES = [
   'entry.redeemed',
   'entry.unsubscribed',
   'entry.deleted',
+  'entry.milestone',
+  'entry.invitation_expired',
 ] as const;
 export type EntryEventType = (typeof ENTRY_EVENT_TYPES)[number];
 export const EVENT_TYPES = [...ENTRY_EVENT_TYPES, 'webhook.test'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A milestone reward as entry.milestone carries it: the one reached. */
+export const MILESTONE = z
+  .strictObject({
+    referrals: z.number().int().min(1).meta({ description: 'The credited referrals that reach it.', example: 3 }),
+    name: z.string().meta({ description: 'Its name, as the team set it.', example: 'Three friends' }),
+    places: z.number().int().min(0).meta({ description: 'The places it moved the entry up (0: none; none either for an entry no longer waiting).', example: 5 }),
+    message: z.string().nullable().meta({ description: 'The line of text the team set for the person; null when none.', example: 'You skip 5 places.' }),
+  })
+  .meta({ id: 'Milestone' });
+export type MilestoneView = z.infer<typeof MILESTONE>;
+
+/** What an event carries besides its entry: entry.milestone, the milestone. */
+export type EventExtra = { milestone?: MilestoneView };
 
 /** The webhook event envelope, as every delivery's body carries it; the OpenAPI document renders it. */
 export const EVENT_ENVELOPE = z
@@ -27,7 +42,7 @@ export const EVENT_ENVELOPE = z
     createdAt: TIMESTAMP.meta({ description: 'When it happened.' }),
     mode: z.enum(MODES).meta({ description: 'live endpoints receive live events only, test endpoints test events only.' }),
     productId: z.string().meta({ description: 'The product the event belongs to.', example: 'prod_0b1c2d3e4f5a6b7c8d9e0f1a' }),
-    data: z.strictObject({ entry: ENTRY }),
+    data: z.strictObject({ entry: ENTRY, milestone: MILESTONE.optional().meta({ description: 'entry.milestone only: the milestone reached.' }) }),
   })
   .meta({ id: 'Event', description: 'The body of every webhook delivery.' });
 export type EventEnvelope = z.infer<typeof EVENT_ENVELOPE>;
@@ -42,14 +57,15 @@ export async function recordEvent(
   scope: { productId: string; mode: Mode },
   entry: Entry,
   now: Date,
+  extra: EventExtra = {},
 ): Promise<EventEnvelope> {
-  const [envelope] = await recordEvents(manager, type, scope, [entry], now);
+  const [envelope] = await recordEvents(manager, type, scope, [entry], now, extra);
   return envelope;
 }
 
 /** A new event, as its row keeps it and every delivery sends it. */
-export function eventEnvelope(type: EntryEventType, scope: { productId: string; mode: Mode }, entry: Entry, now: Date): EventEnvelope {
-  return { id: newId('evt'), type, createdAt: now.toISOString(), mode: scope.mode, productId: scope.productId, data: { entry } };
+export function eventEnvelope(type: EntryEventType, scope: { productId: string; mode: Mode }, entry: Entry, now: Date, extra: EventExtra = {}): EventEnvelope {
+  return { id: newId('evt'), type, createdAt: now.toISOString(), mode: scope.mode, productId: scope.productId, data: { entry, ...extra } };
 }
 
 /** recordEvent for several entries of one product and mode at once: three statements, however many. */
@@ -59,12 +75,14 @@ export async function recordEvents(
   scope: { productId: string; mode: Mode },
   entries: Entry[],
   now: Date,
+  extra: EventExtra = {},
 ): Promise<EventEnvelope[]> {
   if (entries.length === 0) return [];
-  const envelopes = entries.map((entry) => eventEnvelope(type, scope, entry, now));
-  await manager.insert(
-    EventRecord,
-    envelopes.map((envelope) => ({ id: envelope.id, productId: scope.productId, mode: scope.mode, type, createdAt: now, body: JSON.stringify(envelope) })),
+  const envelopes = entries.map((entry) => eventEnvelope(type, scope, entry, now, extra));
+  // One statement over arrays, whatever the count: the ORM's insert builds a parameter per value.
+  await manager.query(
+    `INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT id, $2, $3, $4, $5, body FROM unnest($1::text[], $6::text[]) AS made (id, body)`,
+    [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, type, now, envelopes.map((envelope) => JSON.stringify(envelope))],
   );
   await enqueueEach(manager, QueueName.Webhooks, 'fan-out', envelopes.map((envelope) => ({ eventId: envelope.id })), now);
   // Last, as the events of a product and day on this connection's stripe (CounterStripes1763884800000)

@@ -11,76 +11,104 @@ interface CodeRow {
   recorded: boolean;
   state: string;
   invite_request: string | null;
+  created_at: Date;
   product_id: string;
   mode: Mode;
 }
 
 /**
  * Records that the invitation mail carrying the code `hash` was handed over to SMTP: the entry
- * becomes invited (entry.invited the first time), and this code replaces every older one. The
- * code's row was written before the handover, so this runs in the mailer right after it, and again
- * when such a code is first verified or redeemed: a mail that left while its mailer died before
- * recording it still carries a code that works. A newer invitation still wins: its recording removes
- * this code. Returns whether the code now works.
+ * becomes invited (entry.invited the first time). The code's row was written before the handover, so
+ * this runs in the mailer right after it, and again when such a code is first verified or redeemed: a
+ * mail that left while its mailer died before recording it still carries a code that works.
  *
- * `heldBy`: only while that request still holds the entry (the mailer's own recording; once the API
- * has given up and answered mail_failed the entry stays as it is until the code, if it left, is used).
+ * A first invitation replaces no code: the older codes of the entry that were never recorded (their
+ * mails may have left just before a mailer died) are recorded with it and work beside it until the
+ * entry redeems one of them. A reinvite's code replaces every older one; so does a code recorded by
+ * its first use once the entry is invited (an older first invitation's codes were recorded with it, so
+ * this one is a newer invitation's). Returns whether the code now works.
+ *
  * `scope`: only a code of that product and mode.
  */
-export async function recordHandover(manager: EntityManager, hash: Buffer, now: Date, options: RecordOptions = {}): Promise<boolean> {
-  const [works] = await recordHandovers(manager, [hash], now, options);
+export async function recordHandover(manager: EntityManager, hash: Buffer, now: Date, options: { scope?: Scope } = {}): Promise<boolean> {
+  const [works] = await recordHandovers(manager, [{ hash }], now, options);
   return works;
 }
 
-interface RecordOptions {
+interface Scope {
+  productId: string;
+  mode: Mode;
+}
+
+/** One handover to record. */
+export interface Handover {
+  hash: Buffer;
+  /**
+   * The mailer's own recording: only while that request still holds the entry (once the API has given
+   * up and answered mail_failed, the entry stays as it is until the code, if it left, is used).
+   */
   heldBy?: string;
-  scope?: { productId: string; mode: Mode };
+  /** The mailer's own recording: whether its request is a reinvite (which replaces older codes). */
+  again?: boolean;
 }
 
 /**
- * recordHandover for the codes of several entries (one code per entry) in one go, as the mailer
- * records a chunk of invite-next; whether each code now works, in the order given. The entries are
+ * recordHandover for several codes (one per entry) in one go, as the mailer records the handovers
+ * that ended at about the same time; whether each code now works, in the order given. The entries are
  * locked in id order, so two such calls cannot deadlock.
  */
-export async function recordHandovers(manager: EntityManager, hashes: Buffer[], now: Date, options: RecordOptions = {}): Promise<boolean[]> {
+export async function recordHandovers(manager: EntityManager, handovers: Handover[], now: Date, options: { scope?: Scope } = {}): Promise<boolean[]> {
   const found: CodeRow[] = await manager.query(
-    `SELECT c.hash, c.entry_id, c.request_id, c.recorded, e.state, e.invite_request, e.product_id, e.mode
+    `SELECT c.hash, c.entry_id, c.request_id, c.recorded, c.created_at, e.state, e.invite_request, e.product_id, e.mode
      FROM invite_codes c JOIN entries e ON e.id = c.entry_id
      WHERE c.hash = ANY($1) AND c.expires_at > $2 ORDER BY e.id FOR UPDATE OF e`,
-    [hashes, now],
+    [handovers.map((handover) => handover.hash), now],
   );
   const codes = new Map(found.map((code) => [code.hash.toString('hex'), code]));
-  const { scope, heldBy } = options;
-  const works = (code: CodeRow | undefined): boolean | 'record' => {
+  const { scope } = options;
+  const works = (code: CodeRow | undefined, { heldBy }: Handover): boolean | 'record' => {
     if (!code || (scope && (code.product_id !== scope.productId || code.mode !== scope.mode))) return false;
     if (code.recorded) return code.state === 'invited';
     if (code.state !== 'confirmed' && code.state !== 'invited') return false;
     if (heldBy !== undefined && code.invite_request !== heldBy) return false;
     return 'record';
   };
-  const given = hashes.map((hash) => codes.get(hash.toString('hex')));
-  const recording = given.filter((code): code is CodeRow => works(code) === 'record');
-  const outcomes = given.map((code) => works(code) !== false);
+  const given = handovers.map((handover) => ({ handover, code: codes.get(handover.hash.toString('hex')) }));
+  const recording = given
+    .filter(({ handover, code }) => works(code, handover) === 'record')
+    .map(({ handover, code }) => ({ ...code!, replaces: code!.state === 'invited' && handover.again !== false }));
+  const outcomes = given.map(({ handover, code }) => works(code, handover) !== false);
   if (recording.length > 0) await record(manager, recording, now);
   return outcomes;
 }
 
-/** The entries become invited by their codes' requests, older codes go, and entry.invited for the newly invited. */
-async function record(manager: EntityManager, codes: CodeRow[], now: Date): Promise<void> {
+/**
+ * The entries become invited by their codes' requests; a first invitation records the older codes of
+ * its entry with it, a newer invitation removes them; entry.invited for the newly invited.
+ */
+async function record(manager: EntityManager, codes: (CodeRow & { replaces: boolean })[], now: Date): Promise<void> {
   await manager.query(
     `UPDATE entries e SET state = 'invited', invited_at = COALESCE(e.invited_at, $2), invited_by_request = c.request_id
      FROM unnest($1::text[], $3::text[]) AS c(entry_id, request_id) WHERE e.id = c.entry_id`,
     [codes.map((code) => code.entry_id), now, codes.map((code) => code.request_id)],
   );
-  const hashes = codes.map((code) => code.hash);
+  const replacing = codes.filter((code) => code.replaces).map((code) => code.hash);
   // Older codes stop working; a newer one still on its way (written, not yet recorded) stays.
+  if (replacing.length > 0) {
+    await manager.query(
+      `DELETE FROM invite_codes old USING invite_codes c
+       WHERE c.hash = ANY($1) AND old.entry_id = c.entry_id AND old.hash <> c.hash
+         AND (old.recorded OR old.created_at < c.created_at)`,
+      [replacing],
+    );
+  }
+  const first = codes.filter((code) => !code.replaces).map((code) => code.hash);
   await manager.query(
-    `DELETE FROM invite_codes old USING invite_codes c
-     WHERE c.hash = ANY($1) AND old.entry_id = c.entry_id AND old.hash <> c.hash
-       AND (old.recorded OR old.created_at < c.created_at)`,
-    [hashes],
+    `UPDATE invite_codes old SET recorded = true FROM invite_codes c
+     WHERE (old.hash = c.hash AND c.hash = ANY($1))
+        OR (c.hash = ANY($2) AND old.entry_id = c.entry_id AND NOT old.recorded AND old.created_at <= c.created_at)`,
+    [codes.map((code) => code.hash), first],
   );
-  await manager.query(`UPDATE invite_codes SET recorded = true WHERE hash = ANY($1)`, [hashes]);
   const invited = codes.filter((code) => code.state === 'confirmed');
   if (invited.length === 0) return;
   const records = new Map(

@@ -32,5 +32,11 @@ export function startHealthServer(port: number, checks: ReadinessChecks, metrics
       reply(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
     });
   });
-  return new Promise((resolve) => server.listen(port, () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }

@@ -1,5 +1,6 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Logger } from '@nestjs/common';
+import { Outages } from './outages';
 import { Job, UnrecoverableError } from 'bullmq';
 import { JOB_NAMES, JobData, JobName, QueueName } from '../queues/contract';
 import { endReconnecting } from '../queues/redis';
@@ -30,13 +31,14 @@ export function jobRunner<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q
 
 /**
  * A BullMQ processor that runs each job by its name (`jobs`, made with jobRunner as a field, so that a
- * missing handler fails when Nest builds the processor at start-up), whose worker reports its errors
- * (Redis gone, mostly) as one warning in the log, where BullMQ would print each to stderr as a stack
- * trace, and whose worker can always be closed.
+ * missing handler fails when Nest builds the processor at start-up), whose worker's errors (Redis gone,
+ * mostly) are one outage in the log (Outages), where BullMQ would print each to stderr as a stack trace,
+ * and whose worker can always be closed.
  */
 export abstract class QueueProcessor extends WorkerHost implements BeforeApplicationShutdown {
   protected abstract readonly jobs: JobRunner;
   private readonly workerLogger = new Logger(this.constructor.name);
+  @Inject(Outages) private readonly outages!: Outages;
 
   process(job: Job): Promise<void> {
     return this.jobs(job);
@@ -44,7 +46,7 @@ export abstract class QueueProcessor extends WorkerHost implements BeforeApplica
 
   @OnWorkerEvent('error')
   onWorkerError(error: Error): void {
-    this.workerLogger.warn(`Worker: ${error.message}`);
+    void this.outages.explain().then((outage) => outage || this.workerLogger.warn(`Worker: ${error.message}`));
   }
 
   /**

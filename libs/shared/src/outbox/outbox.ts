@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import { OutboxMessage } from '../database/entities';
 import type { JobData, JobName, QueueName } from '../queues/contract';
 
 /**
@@ -24,8 +23,11 @@ export async function enqueueEach<Q extends QueueName, N extends JobName<Q>>(
   data: JobData<Q, N>[],
   createdAt: Date,
 ): Promise<void> {
-  await manager.insert(
-    OutboxMessage,
-    data.map((one) => ({ queue, name, data: one as object, createdAt })),
-  );
+  // One statement over an array, whatever the count: the ORM's insert builds a parameter per value.
+  await manager.query(`INSERT INTO outbox (queue, name, data, created_at) SELECT $1, $2, data, $4 FROM unnest($3::jsonb[]) AS job (data)`, [
+    queue,
+    name,
+    data.map((one) => JSON.stringify(one)),
+    createdAt,
+  ]);
 }

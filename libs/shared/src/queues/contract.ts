@@ -18,6 +18,17 @@ export enum QueueName {
   Webhooks = 'webhooks',
   /** One job per delivery, retried on the WEBHOOK_RETRY_DELAYS schedule. */
   Deliveries = 'deliveries',
+  /**
+   * Claim-window reminder mails, which live in the outbox alone: the maintenance round queues them,
+   * the mailer takes their rows from PostgreSQL, with no BullMQ job.
+   */
+  Reminders = 'reminders',
+  /**
+   * Release runs: one BullMQ job scheduler per active release (its id is the release's id) makes a job
+   * per tick, which the api runs (a release is invite-next, which waits for the mailer); a reconcile
+   * adds a job for a tick Redis lost. PostgreSQL's release_runs lets one run through per tick.
+   */
+  Releases = 'releases',
 }
 
 export interface JobsOf {
@@ -50,10 +61,18 @@ export interface JobsOf {
   [QueueName.Deliveries]: {
     deliver: { deliveryId: string };
   };
+  [QueueName.Reminders]: {
+    /** The one reminder of an invited entry's code, which the code's row carries sealed (the job carries no code). */
+    reminder: { entryId: string };
+  };
+  [QueueName.Releases]: {
+    /** A tick of a release: the scheduler's jobs carry it as opts.prevMillis, a reconcile's as tick (epoch ms). */
+    release: { releaseId: string; tick?: number };
+  };
 }
 
 /** The queues whose work travels as BullMQ jobs (the others' work is only in the outbox), as Bull Board shows them. */
-export const JOB_QUEUES = [QueueName.Invitations, QueueName.Deliveries] as const;
+export const JOB_QUEUES = [QueueName.Invitations, QueueName.Deliveries, QueueName.Releases] as const;
 
 export type JobName<Q extends QueueName> = keyof JobsOf[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobsOf[Q][N];
@@ -64,4 +83,6 @@ export const JOB_NAMES: { [Q in QueueName]: readonly JobName<Q>[] } = {
   [QueueName.Invitations]: ['invitations'],
   [QueueName.Webhooks]: ['fan-out'],
   [QueueName.Deliveries]: ['deliver'],
+  [QueueName.Reminders]: ['reminder'],
+  [QueueName.Releases]: ['release'],
 };

@@ -1,5 +1,10 @@
 import { Logger } from '@nestjs/common';
 
+/** What Rounds needs of Outages (nest/outages.ts): whether a failure is a server's outage, said once there. */
+export interface OutageCheck {
+  explain(): Promise<boolean>;
+}
+
 /** How long to wait after a round failed (Redis or PostgreSQL away, mostly). */
 const AFTER_FAILURE_MS = 1000;
 
@@ -13,7 +18,11 @@ export class Rounds {
   private readonly running = new Set<Promise<unknown>>();
   private stopped = false;
 
-  constructor(private readonly logger: Logger) {}
+  /** `outages`: a round that failed because PostgreSQL or Redis is away is that outage's, said once there. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly outages?: OutageCheck,
+  ) {}
 
   start<T>(what: string, round: () => Promise<T>, next: (result: T) => number, firstDelay = 0): void {
     this.stopped = false;
@@ -33,8 +42,8 @@ export class Rounds {
       this.timers.delete(timer);
       const run: Promise<void> = round()
         .then((result) => this.schedule(what, round, next, next(result)))
-        .catch((error: Error) => {
-          this.logger.warn(`${what} will try again: ${error.message}`);
+        .catch(async (error: Error) => {
+          if (!(await this.outages?.explain())) this.logger.warn(`${what} will try again: ${error.message}`);
           this.schedule(what, round, next, AFTER_FAILURE_MS);
         })
         .finally(() => this.running.delete(run));

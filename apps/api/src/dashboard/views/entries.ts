@@ -1,13 +1,22 @@
 import { html, SafeHtml } from '@app/shared';
 import type { Entry, EntryRecord } from '@app/shared';
 import type { ProductPage } from '../product-page';
-import { bar, frame, postButton, when } from './layout';
+import type { PlaceChangeView } from '../../line/line.dto';
+import type { ReferralView } from '../../referrals/referrals.dto';
+import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import type { ReachedMilestone } from '../../referrals/referral-lists';
+import type { BulkAction, BulkOutcome, BulkRequest } from '../bulk-actions';
+import { milestonesTable, referralsTable, timeline } from './referrals';
 
 export interface EntriesView {
   entries: Entry[];
   nextCursor: string | null;
   email?: string;
   state?: string;
+  /** What the last bulk action did, shown once. */
+  bulk?: BulkOutcome;
+  /** What an import just did, in words. */
+  imported?: string;
 }
 
 export function entriesPage(at: ProductPage, view: EntriesView): string {
@@ -17,6 +26,7 @@ export function entriesPage(at: ProductPage, view: EntriesView): string {
   return frame(
     `Entries of ${product.name}`,
     html`<h1>Entries</h1>
+${view.imported ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.imported}</p>` : ''}
 <form method="get" action="${base}" style="margin-bottom:1rem">
   <input type="search" name="email" placeholder="Find by email" value="${view.email ?? ''}">
   <select name="state"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
@@ -24,13 +34,22 @@ export function entriesPage(at: ProductPage, view: EntriesView): string {
   )}</select>
   <button type="submit">Filter</button>
   <a href="${base}.csv?${new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}) }).toString()}">Export CSV</a>
+  <a href="${base}/import">Import CSV</a>
 </form>
-<table><tr><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
+${view.bulk ? bulkResult(view.bulk) : ''}
+<form method="get" action="${base}/bulk">
+${view.email ? html`<input type="hidden" name="email" value="${view.email}">` : ''}${view.state ? html`<input type="hidden" name="state" value="${view.state}">` : ''}
+<div class="scroll"><table><tr><th><span class="muted" title="Select for a bulk action">✓</span></th><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
 ${view.entries.length ? view.entries.map(
-      (entry) => html`<tr><td><a href="${base}/${entry.id}">${entry.email}</a></td><td><span class="pill ${entry.state}">${entry.state}</span></td><td>${when(entry.createdAt)}</td>
+      (entry) => html`<tr><td><input type="checkbox" name="ids" value="${entry.id}" aria-label="Select ${entry.email}"></td><td><a href="${base}/${entry.id}">${entry.email}</a></td><td><span class="pill ${entry.state}">${entry.state}</span></td><td>${when(entry.createdAt)}</td>
 <td>${when(entry.confirmedAt)}</td><td>${when(entry.invitedAt)}</td><td>${entry.referrals}</td></tr>`,
-    ) : html`<tr><td colspan="6" class="muted">No entries.</td></tr>`}
-</table>
+    ) : html`<tr><td colspan="7" class="muted">No entries.</td></tr>`}
+</table></div>
+<p><select name="action" aria-label="Bulk action"><option value="invite">Invite</option><option value="move-up">Move up by</option><option value="delete">Delete</option></select>
+<input type="number" name="places" min="1" max="1000000" value="1" style="width:6rem" aria-label="Places (move up)">
+<button type="submit" class="secondary">Apply to the selected</button>
+<button type="submit" name="scope" value="filter" class="secondary">Apply to all matching entries</button></p>
+</form>
 ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries →</a></p>` : ''}`,
     bar(identity, at, 'entries'),
   );
@@ -40,7 +59,9 @@ export interface EntryView {
   entry: Entry;
   place: number | null;
   movedUp: number;
-  referred: Entry[];
+  referrals: ReferralView[];
+  history: PlaceChangeView[];
+  milestones: ReachedMilestone[];
   message?: string;
 }
 
@@ -65,19 +86,41 @@ export function entryPage(at: ProductPage, view: EntryView): string {
 <h1>${entry.email}</h1>
 ${view.message ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.message}</p>` : ''}
 ${view.place !== null ? html`<p>Place in line: <strong>#${view.place}</strong></p>` : ''}
-<table>${rows.map(([label, value]) => html`<tr><th style="width:12rem">${label}</th><td>${value ?? '—'}</td></tr>`)}</table>
+<div class="scroll"><table class="fields">${rows.map(([label, value]) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`)}</table></div>
 <p style="margin-top:1rem">
 ${entry.state === 'confirmed' ? postButton(identity, action('invite'), 'Invite', 'primary') : ''}
 ${entry.state === 'invited' ? postButton(identity, action('reinvite'), 'Send the invitation again', 'primary') : ''}
 ${entry.state === 'confirmed' ? postButton(identity, action('move-up'), 'Move up', 'secondary', html`<input type="number" name="places" min="1" max="1000000" value="1" style="width:6rem" aria-label="Places"> `) : ''}
-${postButton(identity, action('delete'), 'Delete', 'danger')}
+${askFirst(action('delete'), 'Delete')}
 </p>
-<h2 style="font-size:1.05rem">Referrals</h2>
-<table><tr><th>Email</th><th>State</th><th>Confirmed</th></tr>
-${view.referred.length ? view.referred.map((friend) => html`<tr><td><a href="${base}/entries/${friend.id}">${friend.email}</a></td><td><span class="pill ${friend.state}">${friend.state}</span></td><td>${when(friend.confirmedAt)}</td></tr>`) : html`<tr><td colspan="3" class="muted">None yet.</td></tr>`}
-</table>`,
+${referralsTable(at, entry.id, view.referrals)}
+${milestonesTable(view.milestones)}
+${timeline(view.history)}`,
     bar(identity, at, 'entries'),
   );
+}
+
+export interface DeleteEntryView {
+  entry: Entry;
+  place: number | null;
+  /** The address of the entry that referred this one, when this one's confirmation moved it up. */
+  referrer: string | null;
+}
+
+/** What deleting the entry takes with it (EntriesService.delete; the tokens and invite codes go with the row). */
+export function deleteEntryPage(at: ProductPage, { entry, place, referrer }: DeleteEntryView): string {
+  const page = `${at.base}/entries/${entry.id}`;
+  const referred = entry.referrals === 1 ? 'The entry it referred keeps its place. ' : entry.referrals > 1 ? `The ${entry.referrals} entries it referred keep their places. ` : '';
+  return confirmationPage(at, 'entries', {
+    title: `Delete ${entry.email}?`,
+    lost: html`<p>The entry ${entry.email} will be deleted for good${place !== null ? `, and with it its place in line (#${place})` : ''}.
+${entry.state === 'invited' ? 'Its invite code stops working. ' : ''}Its confirmation and unsubscribe links stop working.</p>
+<p>${referred}${referrer ? `${referrer}, who referred it, keeps any places its referral earned them. ` : ''}Webhook endpoints get an entry.deleted event.
+The address may sign up again, as a new entry at the back of the line.</p>`,
+    action: `${page}/delete`,
+    button: 'Delete the entry',
+    back: page,
+  });
 }
 
 /** The front of the line, `shown` at most, with the result of the last invite-next. */
@@ -89,11 +132,52 @@ export function linePage(at: ProductPage, line: EntryRecord[], shown: number, re
 ${result ? html`<p role="status">${result.invited} invited${result.failed ? html`; ${result.failed} could not be mailed and keep their place` : ''}.</p>` : ''}
 <form method="post" action="${base}/line/invite-next" style="margin-bottom:1rem"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
   Invite the next <input type="number" name="count" min="1" max="1000" value="10" style="width:6rem"> in line <button type="submit">Invite</button></form>
-<table><tr><th>Place</th><th>Email</th><th>Confirmed</th><th>Referrals</th><th>Moved up</th></tr>
+<div class="scroll"><table><tr><th>Place</th><th>Email</th><th>Confirmed</th><th>Referrals</th><th>Moved up</th></tr>
 ${line.length ? line.map(
   (entry, i) => html`<tr><td>#${i + 1}</td><td><a href="${base}/entries/${entry.id}">${entry.email}</a></td><td>${when(entry.confirmedAt)}</td><td>${entry.referrals}</td><td>${entry.movedUp}</td></tr>`,
 ) : html`<tr><td colspan="5" class="muted">Nobody is waiting.</td></tr>`}
-</table>${line.length === shown ? html`<p class="muted">The first ${shown} in line.</p>` : ''}`,
+</table></div>${line.length === shown ? html`<p class="muted">The first ${shown} in line.</p>` : ''}`,
     bar(identity, at, 'line'),
   );
+}
+
+const DONE_WORDS: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
+const entriesWord = (count: number) => `${count.toLocaleString('en-US')} entr${count === 1 ? 'y' : 'ies'}`;
+
+/** "2 of 3 entries invited.", and the entries it did not act on, each with the reason. */
+function bulkResult(outcome: BulkOutcome): SafeHtml {
+  const unnamed = outcome.total - outcome.done - outcome.refused.length;
+  return html`<div role="status" class="card"><p>${outcome.done.toLocaleString('en-US')} of ${entriesWord(outcome.total)} ${DONE_WORDS[outcome.action]}.</p>
+${outcome.refused.length ? html`<ul>${outcome.refused.map((refused) => html`<li>${refused.entry}: ${refused.words}</li>`)}</ul>` : ''}
+${unnamed > 0 ? html`<p class="muted">And ${entriesWord(unnamed)} more, not named here.</p>` : ''}</div>`;
+}
+
+/** What a bulk action will do to how many entries; its button posts the same request. */
+export function bulkConfirmationPage(at: ProductPage, request: BulkRequest, count: number): string {
+  const entries = entriesWord(count);
+  const others = 'Entries it cannot act on are left as they are and listed with the reason afterwards.';
+  const ask = {
+    invite: {
+      title: `Invite ${entries}?`,
+      lost: html`<p>Each waiting entry gets an invitation mail with a personal code and leaves the line. ${others}</p>`,
+      button: `Invite ${entries}`,
+    },
+    'move-up': {
+      title: `Move up ${entries} by ${request.places} place${request.places === 1 ? '' : 's'} each?`,
+      lost: html`<p>Each waiting entry moves up by that many places, on top of what its referrals give. ${others}</p>`,
+      button: `Move up ${entries}`,
+    },
+    delete: {
+      title: `Delete ${entries}?`,
+      lost: html`<p>The entries will be deleted for good, with their places in line, invite codes and confirmation and unsubscribe links.
+Webhook endpoints get an entry.deleted event for each. The addresses may sign up again, as new entries at the back of the line.</p>`,
+      button: `Delete ${entries}`,
+    },
+  }[request.action];
+  const hidden = (name: string, value: string | number | undefined) => (value === undefined || value === '' ? '' : html`<input type="hidden" name="${name}" value="${String(value)}">`);
+  const filter = request.filters.email ?? request.filters.emailContains;
+  const fields = html`${hidden('action', request.action)}${hidden('places', request.places)}${
+    request.ids ? request.ids.map((id) => hidden('ids', id)) : html`${hidden('scope', 'filter')}${hidden('email', filter)}${hidden('state', request.filters.state)}`
+  }`;
+  return confirmationPage(at, 'entries', { ...ask, action: `${at.base}/entries/bulk`, back: `${at.base}/entries`, fields });
 }

@@ -1,23 +1,28 @@
 import { html, SafeHtml } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
+import { inUtc } from '../../common/html';
 import type { ProductPage } from '../product-page';
 
 const STYLE = `
   body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
-  header{display:flex;gap:1rem;align-items:center;padding:.6rem 1.5rem;background:#fff;border-bottom:1px solid #d0d7de}
+  header{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;padding:.6rem 1.5rem;background:#fff;border-bottom:1px solid #d0d7de}
   header .grow{flex:1} header a{color:#1f2328;text-decoration:none;font-weight:600}
   .mode a{padding:.15rem .6rem;border-radius:999px;font-weight:500} .mode a.on{background:#1f2328;color:#fff}
   .mode a.on.test{background:#bf8700}
   main{max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
   h1{font-size:1.3rem;margin:0 0 1rem}
+  .scroll{overflow-x:auto}
   table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #d0d7de;border-radius:8px}
   th,td{text-align:left;padding:.45rem .7rem;border-bottom:1px solid #eaeef2;font-size:.9rem}
-  th{background:#f6f8fa;font-weight:600}
+  th{background:#f6f8fa;font-weight:600} .fields th{width:12rem}
   form.inline{display:inline} input,select{padding:.4rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
   button{padding:.4rem .9rem;border:0;border-radius:6px;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}
   button.link{background:none;color:#59636e;padding:0}
   button.secondary{background:#fff;color:#1f2328;border:1px solid #d0d7de} button.danger{background:#cf222e}
-  nav{display:flex;gap:.9rem} nav a{font-weight:400} nav a.on{font-weight:700}
+  a.button{display:inline-block;padding:.4rem .9rem;border-radius:6px;color:#fff;text-decoration:none} a.button.danger{background:#cf222e}
+  a.button.secondary{background:#fff;color:#1f2328;border:1px solid #d0d7de}
+  .card.confirm{max-width:40rem;overflow-wrap:anywhere} .card.confirm p{margin:0 0 .8rem}
+  nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem} nav a{font-weight:400} nav a.on{font-weight:700}
   a{color:#0969da} code[data-secret]{user-select:all;font-size:1rem}
   .pill.succeeded,.pill.redeemed{background:#dafbe1} .pill.failed{background:#ffebe9} .pill.pending{background:#fff8c5} .pill.invited{background:#ddf4ff}
   .muted{color:#59636e} .pill{padding:.05rem .5rem;border-radius:999px;background:#eaeef2;font-size:.8rem}
@@ -30,6 +35,13 @@ const STYLE = `
   .count{font-size:1.6rem;font-weight:600}
   .settings{max-width:36rem} .settings label{display:block;font-weight:600;margin-top:.6rem}
   .settings input{width:100%;box-sizing:border-box} .settings p{margin:.2rem 0 .4rem;font-size:.85rem}
+  pre{overflow-x:auto}
+  @media (max-width:40rem){
+    header{padding:.6rem 1rem} nav{flex-basis:100%;order:1} main{padding:0 1rem}
+    .fields th{width:6.5rem} .fields td{overflow-wrap:anywhere}
+    input,select,textarea{max-width:100%;box-sizing:border-box}
+    header .muted,.notice code{overflow-wrap:anywhere} label{display:inline-block}
+  }
 `;
 
 /** Every dashboard page: the head, the bar on top (if any) and the page's body. */
@@ -43,7 +55,7 @@ export function frame(title: string, body: SafeHtml, header: SafeHtml | string =
 /** A time as the dashboard shows it: UTC to the minute (or second), '—' for none. */
 export function when(value: Date | string | null, seconds = false): string {
   if (value === null) return '—';
-  return `${new Date(value).toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
+  return inUtc(new Date(value), seconds);
 }
 
 /** A one-button form that posts to `action` with the session's CSRF token. */
@@ -57,10 +69,44 @@ export function postButton(
   return html`<form class="inline" method="post" action="${action}"><input type="hidden" name="_csrf" value="${identity.csrfToken}">${fields}<button type="submit" class="${kind}">${label}</button></form> `;
 }
 
+/**
+ * The first step of an action that destroys something: a link, looking like postButton's button, to the
+ * page that says what will be lost (confirmationPage). Following it changes nothing.
+ */
+export function askFirst(href: string, label: string, kind: 'secondary' | 'danger' = 'danger'): SafeHtml {
+  return html`<a class="button ${kind}" href="${href}">${label}</a> `;
+}
+
+export interface Confirmation {
+  title: string;
+  /** What will be lost, in sentences. */
+  lost: SafeHtml;
+  /** Where the button posts: the action's own route. */
+  action: string;
+  button: string;
+  /** Where "Cancel" goes. */
+  back: string;
+  /** What the button posts beside the CSRF token. */
+  fields?: SafeHtml;
+}
+
+/** The second step: what will be lost, the button that does it, and a way back. */
+export function confirmationPage(at: ProductPage, section: string, ask: Confirmation): string {
+  return frame(
+    ask.title,
+    html`<h1>${ask.title}</h1>
+<div class="card confirm">${ask.lost}
+<p>${postButton(at.identity, ask.action, ask.button, 'danger', ask.fields)}<a href="${ask.back}">Cancel</a></p></div>`,
+    bar(at.identity, at, section),
+  );
+}
+
 const SECTIONS = [
   ['overview', 'Overview'],
   ['entries', 'Entries'],
   ['line', 'Line'],
+  ['referrals', 'Referrals'],
+  ['releases', 'Releases'],
   ['webhooks', 'Webhooks'],
   ['keys', 'API keys'],
   ['sign-up-hooks', 'Sign-up hooks'],

@@ -1,7 +1,7 @@
 import { html, LoginHook, LoginHookProvider } from '@app/shared';
 import type { NewLoginHook } from '../../login-hooks/login-hooks.service';
 import type { ProductPage } from '../product-page';
-import { bar, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, when } from './layout';
 
 const LOGIN_SYSTEM: Record<LoginHookProvider, string> = { supabase: 'Supabase Auth', kratos: 'Ory Kratos' };
 
@@ -31,6 +31,12 @@ GOTRUE_HOOK_BEFORE_USER_CREATED_SECRETS=${hook.secret}</pre>`;
         in: header</pre>`;
 }
 
+/** What a login system does once its hook's URL answers 404 (docs/integrations/supabase.md and kratos.md). */
+const WITHOUT_HOOK: Record<LoginHookProvider, string> = {
+  supabase: 'so every sign-up to your Supabase project fails',
+  kratos: 'so every registration flow that runs it stops with an error',
+};
+
 export function loginHooksPage(at: ProductPage, hooks: (LoginHook & { url: string })[], notice?: { loginHook?: NewLoginHook; error?: string }): string {
   const { identity, mode } = at;
   const base = `${at.base}/sign-up-hooks`;
@@ -52,12 +58,28 @@ ${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>
   <span class="muted">Left unticked, such sign-ups are refused.</span></p>
   <button type="submit">Add a hook</button>
 </form>
-<table><tr><th>Hook URL</th><th>Login system</th><th>When the check cannot answer</th><th>Created</th><th></th></tr>
+<div class="scroll"><table><tr><th>Hook URL</th><th>Login system</th><th>When the check cannot answer</th><th>Created</th><th></th></tr>
 ${hooks.length ? hooks.map(
   (hook) => html`<tr><td><code>${hook.url}</code></td><td>${LOGIN_SYSTEM[hook.provider]}</td><td>${hook.failOpen ? 'let through (fail open)' : 'refused (fail closed)'}</td><td>${when(hook.createdAt)}</td>
-<td>${hook.revokedAt ? html`<span class="muted">revoked ${when(hook.revokedAt)}</span>` : postButton(identity, `${base}/${hook.id}/revoke`, 'Revoke', 'danger')}</td></tr>`,
+<td>${hook.revokedAt ? html`<span class="muted">revoked ${when(hook.revokedAt)}</span>` : askFirst(`${base}/${hook.id}/revoke`, 'Revoke')}</td></tr>`,
 ) : html`<tr><td colspan="5" class="muted">No hooks yet.</td></tr>`}
-</table>`,
+</table></div>`,
     bar(identity, at, 'sign-up-hooks'),
   );
+}
+
+/**
+ * What revoking a hook stops: LoginHooksService.check answers 404 for a revoked hook before anything
+ * else, so failing open, which covers only a check that cannot answer in time, lets nobody through.
+ */
+export function revokeLoginHookPage(at: ProductPage, hook: LoginHook & { url: string }): string {
+  const system = LOGIN_SYSTEM[hook.provider];
+  return confirmationPage(at, 'sign-up-hooks', {
+    title: 'Revoke this sign-up hook?',
+    lost: html`<p>The ${system} hook ${hook.url} stops at once: its URL answers 404 to every call from then on, ${hook.failOpen ? 'although it fails open (that lets sign-ups through only when the check cannot answer in time)' : 'as if it had never been made'}.</p>
+<p>${system} treats that as a failed hook, ${WITHOUT_HOOK[hook.provider]}, until it calls another hook or none. Make the new hook first, then revoke this one.</p>`,
+    action: `${at.base}/sign-up-hooks/${hook.id}/revoke`,
+    button: 'Revoke the hook',
+    back: `${at.base}/sign-up-hooks`,
+  });
 }

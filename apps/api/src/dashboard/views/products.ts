@@ -9,9 +9,9 @@ export function productsPage(identity: DashboardIdentity, products: Product[]): 
   return frame(
     'Products',
     html`<h1>Your products</h1>
-<table><tr><th>Product</th><th>Id</th></tr>
+<div class="scroll"><table><tr><th>Product</th><th>Id</th></tr>
 ${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/live/overview">${product.name}</a></td><td class="muted">${product.id}</td></tr>`)}
-</table>`,
+</table></div>`,
     bar(identity),
   );
 }
@@ -51,6 +51,7 @@ export function overviewPage(at: ProductPage, overview: Overview): string {
     ['In line', states.confirmed],
     ['Invited', states.invited],
     ['Redeemed', states.redeemed],
+    ['Milestones reached', overview.milestones],
   ];
   return frame(
     `Overview of ${product.name}`,

@@ -1,5 +1,6 @@
 import { html, SafeHtml } from '@app/shared';
 import type { ProductSettings } from '../../products/products.service';
+import { LEVEL_DEFAULTS } from '../../referrals/protection';
 import type { ProductPage } from '../product-page';
 import { bar, frame } from './layout';
 
@@ -11,6 +12,16 @@ export function settingsPage(at: ProductPage, values: SettingsValues, notice?: {
   const field = (name: keyof ProductSettings, label: string, type: string, hint: string, extra = '') =>
     html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${values[name] ?? ''}"${new SafeHtml(extra)}>
 <p class="muted">${hint}</p>`;
+  const choice = (name: keyof ProductSettings, label: string, options: [string, string][], hint: string) =>
+    html`<label for="${name}">${label}</label><select id="${name}" name="${name}">${options.map(
+      ([value, words]) => html`<option value="${value}"${new SafeHtml(String(values[name] ?? '') === value ? ' selected' : '')}>${words}</option>`,
+    )}</select>
+<p class="muted">${hint}</p>`;
+  const domains = (name: keyof ProductSettings, label: string, hint: string) =>
+    html`<label for="${name}">${label}</label><textarea id="${name}" name="${name}" rows="3">${values[name] ?? ''}</textarea>
+<p class="muted">${hint}</p>`;
+  const { standard, strict } = LEVEL_DEFAULTS;
+  const byLevel = (name: 'velocityLimit' | 'velocityWindowHours' | 'tooFastSeconds' | 'waitingDays') => `standard ${standard[name]}, strict ${strict[name]}`;
   return frame(
     'Settings',
     html`<h1>Settings of ${product.name}</h1>
@@ -19,9 +30,49 @@ ${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>
 <form method="post" action="${at.base}/settings" class="card settings"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
 ${field('name', 'Name', 'text', 'Shown on the hosted pages and in mails.', ' required maxlength="100"')}
 ${field('senderName', 'Mail sender name', 'text', 'The name mails come from; the product name when empty.', ' maxlength="100"')}
-${field('inviteUrl', 'Invite URL', 'url', 'Invitation mails link here with ?invite=<code>; the service’s own address when empty.')}
+${field('inviteUrl', 'Invite URL', 'url', 'Invitation mails link here with ?invite=<code>; when empty, to the service’s own invitation page (/invitation), which shows the invitation without using it up.')}
 ${field('signupUrl', 'Sign-up page URL', 'url', 'Referral links point here with ?ref=<code>; the hosted sign-up page when empty.')}
 ${field('referralPlaces', 'Referral places', 'number', 'Places an entry moves up for each friend who confirms. A change moves everyone waiting to their new place (live and test).', ' required min="0" max="9999"')}
+<h2 style="font-size:1.05rem">Referral protection</h2>
+${choice('referralProtection', 'Protection', [
+  ['off', 'Off: every confirmed referral counts'],
+  ['standard', 'Standard: withhold doubtful referrals'],
+  ['strict', 'Strict: withhold more, and wait before crediting'],
+], 'Off: a referral counts once its sign-up confirms, unless its mailbox is the referrer’s own or counted before (as the API reference says). Standard: also withholds disposable and blocked domains, more than 5 referrals of one referrer from one network in 24 hours, and confirmations within 5 seconds of the mail. Strict: 3 per network in 72 hours, 10 seconds, and credit only after 3 days. Withheld referrals wait in Referrals for the team to grant or revoke; the sign-up never fails.')}
+<p class="muted">The thresholds below apply from standard on; leave one empty for the level’s default.</p>
+${field('velocityLimit', 'Referrals per network', 'number', `At most this many confirmed referrals of one referrer from one IPv4 /24 or IPv6 /64 count within the window (${byLevel('velocityLimit')}).`, ' min="1" max="100000"')}
+${field('velocityWindowHours', 'Network window (hours)', 'number', `The window of the limit above (${byLevel('velocityWindowHours')}).`, ' min="1" max="8760"')}
+${field('tooFastSeconds', 'Quickest confirmation (seconds)', 'number', `A confirmation sooner after its mail than this is withheld; 0 turns it off (${byLevel('tooFastSeconds')}).`, ' min="0" max="3600"')}
+${field('waitingDays', 'Waiting period (days)', 'number', `Credit a referral only this many days after it confirmed; shown as pending until then (${byLevel('waitingDays')}).`, ' min="0" max="365"')}
+${choice('waitingFor', 'Credit once the friend is', [
+  ['', 'the level’s default (confirmed)'],
+  ['confirmed', 'confirmed'],
+  ['invited', 'invited'],
+  ['redeemed', 'redeemed (signed up to the product)'],
+], 'A referral may wait for the entry it brought to be invited, or to redeem its invitation, before it counts.')}
+${domains('blockedDomains', 'Blocked domains', 'Referrals from these domains (and below them) are withheld as disposable; one per line.')}
+${domains('allowedDomains', 'Allowed domains', 'Domains the list of disposable domains may not withhold; one per line.')}
+<h2 style="font-size:1.05rem">Leaderboard</h2>
+${choice('leaderboard', 'Show the leaderboard', [
+  ['off', 'Off'],
+  ['test', 'In test mode only'],
+  ['live', 'In live mode only'],
+  ['both', 'In live and test mode'],
+], 'The top referrers by credited referrals, on the status page, after the hosted sign-up form and at GET /public/v1/leaderboard?key=pk_…, their addresses masked (j•••@g•••.com). The team sees them whole under Referrals.')}
+${field('leaderboardSize', 'Referrers on the leaderboard', 'number', 'How many it lists, 1 to 100.', ' required min="1" max="100"')}
+<h2 style="font-size:1.05rem">Milestone rewards</h2>
+<label for="milestones">Milestones</label><textarea id="milestones" name="milestones" rows="4" placeholder="3 | Three friends | 5 | You skip 5 places.">${values.milestones ?? ''}</textarea>
+<p class="muted">Up to 10, one a line: credited referrals | name | extra places (optional) | a line for the person (optional). Reaching one moves the referrer up by its places, shows on the status page and sends entry.milestone, once per entry and milestone.</p>
+<h2 style="font-size:1.05rem">Claim window</h2>
+${field('claimWindowDays', 'Claim window (days)', 'number', 'An invitation not redeemed within this many days (1 to 30) expires: its code stops working and entry.invitation_expired is sent. Empty: no window, codes work 30 days and the entry stays invited.', ' min="1" max="30"')}
+${field('claimReminderHours', 'Reminder (hours before the end)', 'number', 'One reminder mail with the same link this many hours before the window ends; empty or 0 for none.', ' min="0" max="719"')}
+${choice('claimExpiry', 'When the window ends, the entry', [
+  ['back_in_line', 'goes back into the line at its old place'],
+  ['end_of_line', 'goes to the end of the line'],
+  ['delete', 'is deleted (entry.deleted)'],
+], 'Who is invited next is up to you; a freed place is not filled by itself.')}
+<h2 style="font-size:1.05rem">Capacity</h2>
+${field('capacity', 'Capacity cap', 'number', 'At most this many entries of a mode invited and not yet redeemed (an expired code no longer counts): releases invite only up to it, and an invite that would pass it is refused. Empty: no cap.', ' min="1" max="9999999"')}
 <button type="submit">Save</button></form>`,
     bar(identity, at, 'settings'),
   );

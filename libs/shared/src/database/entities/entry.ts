@@ -47,7 +47,7 @@ export class EntryToken {
 
 @Entity('invite_codes')
 export class InviteCode {
-  /** SHA-256 of the code; the code itself exists only in the mail. */
+  /** SHA-256 of the code; the code itself exists only in the mail (and, for a reminder to come, sealed: sealedCode). */
   @PrimaryColumn('bytea') hash!: Buffer;
   @Column('text', { name: 'entry_id' }) entryId!: string;
   @Column('timestamp with time zone', { name: 'expires_at', precision: 3 }) expiresAt!: Date;
@@ -59,4 +59,10 @@ export class InviteCode {
    * have gone out but whose recording never happened (the mailer died) is recorded when first used.
    */
   @Column('boolean') recorded!: boolean;
+  /** Under a claim window, its end (and expiresAt); the maintenance round acts on it and clears it. */
+  @Column('timestamp with time zone', { name: 'claim_ends_at', precision: 3, nullable: true }) claimEndsAt!: Date | null;
+  /** When its one reminder is due; cleared once the reminder is queued. */
+  @Column('timestamp with time zone', { name: 'remind_at', precision: 3, nullable: true }) remindAt!: Date | null;
+  /** The code sealed with ENCRYPTION_KEY (CLAIM_REMINDER_CODES), only while a reminder is to carry it. */
+  @Column('bytea', { name: 'sealed_code', nullable: true }) sealedCode!: Buffer | null;
 }

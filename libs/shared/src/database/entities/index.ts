@@ -3,10 +3,11 @@ import { DashboardSession, DashboardUser, TeamMember } from './dashboard';
 import { EntryRecord, EntryToken, InviteCode } from './entry';
 import { EventRecord } from './event';
 import { IdempotencyRecord } from './idempotency';
-import { LineCounter, ReferralCredit } from './line';
+import { LineCounter, PlaceChange, Referral, ReferralCredit, SuppressedAddress } from './line';
 import { LoginHook } from './login-hook';
 import { OutboxMessage } from './outbox';
 import { Product } from './product';
+import { Release, ReleaseRun } from './release';
 import { Delivery, DeliveryAttempt, WebhookEndpoint } from './webhook';
 
 export * from './api-key';
@@ -18,6 +19,7 @@ export * from './line';
 export * from './login-hook';
 export * from './outbox';
 export * from './product';
+export * from './release';
 export * from './webhook';
 
 /** Every entity, registered by class (not by file glob, which breaks in bundled builds). */
@@ -28,6 +30,9 @@ export const ENTITIES = [
   EntryToken,
   LineCounter,
   ReferralCredit,
+  SuppressedAddress,
+  Referral,
+  PlaceChange,
   EventRecord,
   OutboxMessage,
   InviteCode,
@@ -39,4 +44,6 @@ export const ENTITIES = [
   TeamMember,
   DashboardSession,
   LoginHook,
+  Release,
+  ReleaseRun,
 ];

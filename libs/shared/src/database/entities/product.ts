@@ -1,4 +1,17 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ClaimExpiry } from '../../domain/claim-window';
+import type { CreditAfter, LeaderboardSetting, Milestone, ProtectionLevel } from '../../domain/referrals';
+
+/** The team's own referral thresholds, each over its protection level's default (apps/api/src/referrals/protection.ts). */
+export interface ReferralRules {
+  velocityLimit?: number;
+  velocityWindowHours?: number;
+  tooFastSeconds?: number;
+  waitingDays?: number;
+  waitingFor?: CreditAfter;
+  blockedDomains?: string[];
+  allowedDomains?: string[];
+}
 
 @Entity('products')
 export class Product {
@@ -10,4 +23,20 @@ export class Product {
   /** The name mails are sent under; the product's name when unset. */
   @Column('text', { name: 'sender_name', nullable: true }) senderName!: string | null;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
+  /** off: every confirmed referral counts (SPEC.md); standard and strict check them first. */
+  @Column('text', { name: 'referral_protection', default: 'off' }) referralProtection!: ProtectionLevel;
+  @Column('jsonb', { name: 'referral_rules', default: {} }) referralRules!: ReferralRules;
+  /** The modes whose leaderboard of referrers is public; off (the default) shows none. */
+  @Column('text', { default: 'off' }) leaderboard!: LeaderboardSetting;
+  @Column('int', { name: 'leaderboard_size', default: 10 }) leaderboardSize!: number;
+  /** Milestone rewards by referrals, ascending; none by default. */
+  @Column('jsonb', { default: [] }) milestones!: Milestone[];
+  /** Days an invitation may wait to be redeemed (1–30); null (the default): no claim window. */
+  @Column('int', { name: 'claim_window_days', nullable: true }) claimWindowDays!: number | null;
+  /** Hours before the window's end that its one reminder goes out; null or 0: none. */
+  @Column('int', { name: 'claim_reminder_hours', nullable: true }) claimReminderHours!: number | null;
+  /** What becomes of an entry whose claim window ended. */
+  @Column('text', { name: 'claim_expiry', default: 'back_in_line' }) claimExpiry!: ClaimExpiry;
+  /** At most this many entries of a mode invited and not redeemed, with a code not expired; null (the default): no cap. */
+  @Column('int', { nullable: true }) capacity!: number | null;
 }

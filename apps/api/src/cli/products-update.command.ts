@@ -1,0 +1,104 @@
+import { PRODUCT_SETTINGS, ProductSettings, ProductsService } from '../products/products.service';
+import { productMustExist } from './checks';
+import { CliCommand, UsageError } from './command';
+import { withServices } from './services';
+
+interface Options {
+  product: string;
+  name?: string;
+  senderName?: string;
+  inviteUrl?: string;
+  signupUrl?: string;
+  referralPlaces?: string;
+  referralProtection?: string;
+  velocityLimit?: string;
+  velocityWindowHours?: string;
+  tooFastSeconds?: string;
+  waitingDays?: string;
+  waitingFor?: string;
+  blockedDomains?: string;
+  allowedDomains?: string;
+  leaderboard?: string;
+  leaderboardSize?: string;
+  capacity?: string;
+  milestones?: string;
+  claimWindowDays?: string;
+  claimReminderHours?: string;
+  claimExpiry?: string;
+}
+
+/** Each flag by its setting, the dashboard's settings form's field of the same name. */
+const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
+  name: '--name',
+  senderName: '--sender-name',
+  inviteUrl: '--invite-url',
+  signupUrl: '--signup-url',
+  referralPlaces: '--referral-places',
+  referralProtection: '--referral-protection',
+  velocityLimit: '--velocity-limit',
+  velocityWindowHours: '--velocity-window-hours',
+  tooFastSeconds: '--too-fast-seconds',
+  waitingDays: '--waiting-days',
+  waitingFor: '--waiting-for',
+  blockedDomains: '--blocked-domains',
+  allowedDomains: '--allowed-domains',
+  leaderboard: '--leaderboard',
+  leaderboardSize: '--leaderboard-size',
+  capacity: '--capacity',
+  milestones: '--milestones',
+  claimWindowDays: '--claim-window-days',
+  claimReminderHours: '--claim-reminder-hours',
+  claimExpiry: '--claim-expiry',
+};
+
+export const productsUpdate: CliCommand<Options> = {
+  name: 'products update',
+  description: "changes the settings named, as the dashboard's settings page does; '' clears a setting (a threshold goes back to its level's default)",
+  options: [
+    { flags: '--product <ID>', description: 'the product', required: true },
+    { flags: '--name <N>', description: 'its name' },
+    { flags: '--sender-name <N>', description: 'the name mails are sent under' },
+    { flags: '--invite-url <U>', description: 'where invitation links go' },
+    { flags: '--signup-url <U>', description: "the product's own sign-up page, for referral links" },
+    { flags: '--referral-places <K>', description: 'places a credited referral moves its referrer up' },
+    { flags: '--referral-protection <off|standard|strict>', description: 'how referrals are checked before they count (off: every confirmed one counts)' },
+    { flags: '--velocity-limit <N>', description: 'confirmed referrals of one referrer per IPv4 /24 or IPv6 /64 that count within the window' },
+    { flags: '--velocity-window-hours <H>', description: 'the window of --velocity-limit' },
+    { flags: '--too-fast-seconds <S>', description: 'a confirmation sooner after its mail is withheld (0: never)' },
+    { flags: '--waiting-days <D>', description: 'credit a referral only D days after it confirmed' },
+    { flags: '--waiting-for <confirmed|invited|redeemed>', description: 'credit a referral only once its entry got this far' },
+    { flags: '--blocked-domains <D1,D2>', description: 'domains whose referrals are withheld as disposable' },
+    { flags: '--allowed-domains <D1,D2>', description: 'domains the list of disposable domains may not withhold' },
+    { flags: '--leaderboard <off|test|live|both>', description: 'the modes whose top referrers are public (masked) on GET /public/v1/leaderboard, the status page and the sign-up form\'s check-your-inbox page' },
+    { flags: '--milestones <M>', description: "milestone rewards, up to 10, separated by ';': 'N | name | places | line for the person' (places and line optional; '' for none)" },
+    { flags: '--leaderboard-size <N>', description: 'how many referrers the leaderboard lists, 1-100 (10 unless set)' },
+    { flags: '--claim-window-days <D>', description: "an invitation not redeemed within D days (1-30) expires ('' for no window)" },
+    { flags: '--claim-reminder-hours <R>', description: "one reminder mail with the same code R hours before the window ends ('' or 0 for none)" },
+    { flags: '--claim-expiry <back_in_line|end_of_line|delete>', description: 'what becomes of an entry whose claim window ended' },
+    { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
+  ],
+  run: ({ product, ...flags }, config) => {
+    const changes = settingsOf(flags);
+    return withServices(config, async (app) => {
+      const products = app.get(ProductsService);
+      await productMustExist(products, product);
+      await products.update(product, changes);
+      const updated = (await products.find(product))!;
+      const { id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry } = updated;
+      const json = { id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry, ...('capacity' in changes ? { capacity: updated.capacity } : {}) };
+      const window = claimWindowDays ? `${claimWindowDays}-day claim window (reminder ${claimReminderHours ?? 0} h before, then ${claimExpiry})` : 'no claim window';
+      return { json, text: `product ${id} updated: referral protection ${referralProtection} ${JSON.stringify(referralRules)}, leaderboard ${leaderboard} (top ${leaderboardSize}), ${milestones.length} milestone(s), ${window}` };
+    });
+  },
+};
+
+/** The flags given, checked by the settings form's own rules, in the CLI's words. */
+function settingsOf(flags: Omit<Options, 'product'>): Partial<ProductSettings> {
+  const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  if (Object.keys(given).length === 0) throw new UsageError('Name at least one setting to change.');
+  const result = PRODUCT_SETTINGS.partial().safeParse(given);
+  if (result.success) return Object.fromEntries(Object.entries(result.data).filter(([key]) => key in given));
+  const issue = result.error.issues[0];
+  const flag = FLAGS[String(issue.path[0]) as keyof typeof FLAGS];
+  throw new UsageError(`${flag}: ${issue.message}.`);
+}

@@ -1,0 +1,31 @@
+import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { BulkActions, bulkRequest } from './bulk-actions';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { bulkConfirmationPage } from './views/entries';
+
+/** The entries list's bulk actions: a page that says how many and asks (GET, changes nothing), then the action (POST). */
+@Controller('dashboard/:productId/:mode/entries/bulk')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardBulkController {
+  constructor(
+    private readonly bulk: BulkActions,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get()
+  async ask(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const request = bulkRequest(query);
+    const count = (await this.bulk.targets(at.scope, request)).length;
+    await this.replies.page(reply, 200, bulkConfirmationPage(at, request, count));
+  }
+
+  @Post()
+  async apply(@InProduct() at: ProductPage, @Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const outcome = await this.bulk.apply(at.scope, bulkRequest(body), reply.request.id);
+    await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { bulk: outcome });
+  }
+}

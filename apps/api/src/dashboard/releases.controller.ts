@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { NEW_RELEASE } from '../releases/releases.dto';
+import { ReleasesService } from '../releases/releases.service';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { parseForm, text } from './forms';
+import { refusal } from './messages';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { deleteReleasePage, ReleaseForm, releaseRunsPage, releasesPage } from './views/releases';
+
+/** Scheduled releases of a product and mode: list, schedule, pause, resume, run now, delete. */
+@Controller('dashboard/:productId/:mode/releases')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardReleasesController {
+  constructor(
+    private readonly releases: ReleasesService,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get()
+  async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    const notice = await this.replies.notice(at.identity, `${at.base}/releases`);
+    await this.replies.page(reply, 200, releasesPage(at, await this.releases.list(at.scope), notice));
+  }
+
+  @Post()
+  async create(@InProduct() at: ProductPage, @Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const form: ReleaseForm = { count: text(body?.count), pattern: text(body?.pattern), timeZone: text(body?.timeZone) };
+    try {
+      const count = /^\d+$/.test(form.count.trim()) ? Number(form.count) : form.count;
+      await this.releases.create(at.scope, parseForm(NEW_RELEASE, { ...form, count }));
+      await this.replies.redirect(reply, `${at.base}/releases`);
+    } catch (error) {
+      const { status, words } = refusal(error);
+      await this.replies.page(reply, status, releasesPage(at, await this.releases.list(at.scope), { error: words }, form));
+    }
+  }
+
+  @Get(':releaseId')
+  async runs(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const release = await this.releases.get(at.scope, id);
+    await this.replies.page(reply, 200, releaseRunsPage(at, release, (await this.releases.runs(at.scope, id, 50)).data));
+  }
+
+  /** What deleting the release takes with it; its button posts to delete. */
+  @Get(':releaseId/delete')
+  async confirmDelete(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Res() reply: FastifyReply): Promise<void> {
+    await this.replies.page(reply, 200, deleteReleasePage(at, await this.releases.get(at.scope, id)));
+  }
+
+  @Post(':releaseId/:action')
+  async act(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
+    const back = `${at.base}/releases`;
+    switch (action) {
+      case 'pause':
+        await this.releases.pause(at.scope, id);
+        return this.replies.redirect(reply, back);
+      case 'resume':
+        await this.releases.resume(at.scope, id);
+        return this.replies.redirect(reply, back);
+      case 'run': {
+        const { invited, failed, skippedForCapacity } = await this.releases.runNow(at.scope, id);
+        return this.replies.redirectWith(reply, back, at.identity, { releaseRun: { invited, failed, skippedForCapacity } });
+      }
+      case 'delete':
+        await this.releases.remove(at.scope, id);
+        return this.replies.redirect(reply, back);
+      default:
+        throw new ApiError('not_found', 'No such page.');
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import type { ReleaseRunView } from './releases.dto';
+import { zonedTime } from './release-schedule';
+
+/** A run's columns as the API shows them, with its release's zone (release_runs r JOIN releases rel). */
+export const RUN_COLUMNS = `r.id, r.release_id, r.tick_at, r.started_at, r.finished_at, r.asked, r.invited, r.failed,
+  r.skipped_for_capacity, r.failed_entry_ids, r.error, rel.time_zone`;
+
+export interface RunRow {
+  id: string;
+  release_id: string;
+  tick_at: Date | null;
+  started_at: Date;
+  finished_at: Date | null;
+  asked: number;
+  invited: number;
+  failed: number;
+  skipped_for_capacity: number;
+  failed_entry_ids: string[];
+  error: string | null;
+  time_zone: string;
+}
+
+export function runView(row: RunRow): ReleaseRunView {
+  return {
+    id: row.id,
+    releaseId: row.release_id,
+    tickAt: row.tick_at?.toISOString() ?? null,
+    tickLocal: row.tick_at ? zonedTime(row.tick_at, row.time_zone) : null,
+    startedAt: row.started_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    asked: row.asked,
+    invited: row.invited,
+    failed: row.failed,
+    skippedForCapacity: row.skipped_for_capacity,
+    failedEntryIds: row.failed_entry_ids,
+    error: row.error,
+  };
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { InvitationsModule } from '../invitations/invitations.module';
+import { KeysModule } from '../keys/keys.module';
+import { ReleaseRunner } from './release-runner';
+import { ReleaseSchedulers } from './release-schedulers';
+import { ReleasesController } from './releases.controller';
+import { ReleasesService } from './releases.service';
+
+/** Scheduled releases: their routes, service, schedulers and runs (the CLI and the dashboard use the service). */
+@Module({
+  imports: [KeysModule, InvitationsModule],
+  controllers: [ReleasesController],
+  providers: [ReleasesService, ReleaseSchedulers, ReleaseRunner],
+  exports: [ReleasesService, ReleaseSchedulers, ReleaseRunner],
+})
+export class ReleasesModule {}

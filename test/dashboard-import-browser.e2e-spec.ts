@@ -1,0 +1,49 @@
+import { Browser, Page } from 'playwright-core';
+import { EntryRecord } from '@app/shared';
+import { join } from 'node:path';
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { dashboardPage } from './support/browser';
+import { PASSWORD } from './support/dashboard';
+import { Product, Stack } from './support/stack';
+
+const FILE = join(__dirname, 'fixtures/imports/getwaitlist.csv');
+
+/** The dashboard's import, clicked through in Debian's chromium: a dry run with a bad row, then the import. */
+describe('dashboard import in a real browser', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  let acme: Product;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'] });
+    acme = await stack.createProduct({ name: 'Acme' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+    ({ browser, page } = await dashboardPage(stack, 'ada@example.com', PASSWORD));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('uploads a GetWaitlist export, sees the dry run with its bad row and nothing written, imports it and sees the entries', async () => {
+    await page.getByRole('link', { name: 'Acme' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Entries', exact: true }).click();
+    await page.getByRole('link', { name: 'Import CSV' }).click();
+
+    await page.getByLabel('CSV file').setInputFiles(FILE);
+    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
+    expect(await page.getByRole('heading', { name: 'Dry run: nothing was written' }).count()).toBe(1);
+    const badRows = page.locator('h2:has-text("Bad rows") + div table');
+    expect(await badRows.textContent()).toContain('4');
+    expect(await badRows.textContent()).toContain('not a valid email address');
+    expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id })).toBe(0);
+
+    await page.getByLabel('CSV file').setInputFiles(FILE);
+    await page.getByRole('button', { name: 'Import 3 entries' }).click();
+    expect(page.url()).toMatch(/\/entries$/);
+    expect(await page.getByRole('status').textContent()).toContain('Imported 3 entries');
+    for (const email of ['ada@example.com', 'grace@example.com', 'linus@example.com']) expect(await page.getByRole('link', { name: email }).count()).toBe(1);
+    expect(await page.locator('tr', { hasText: 'ada@example.com' }).textContent()).toContain('2025-03-01');
+  });
+});

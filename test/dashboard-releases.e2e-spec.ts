@@ -1,0 +1,72 @@
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { form, PASSWORD, signIn } from './support/dashboard';
+import { seedLine } from './support/invitations';
+import { Product, Stack } from './support/stack';
+
+describe("the dashboard's releases and capacity", () => {
+  let stack: Stack;
+  let product: Product;
+  let session: { cookie: string; csrf: string };
+  let base: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'] });
+    product = await stack.createProduct();
+    await stack.api.get(DashboardAuthService).createUser('waves@example.com', PASSWORD, product.id);
+    session = await signIn(stack, 'waves@example.com');
+    base = `/dashboard/${product.id}/live`;
+  });
+  afterAll(() => stack.stop());
+
+  const get = (url: string) => stack.request({ method: 'GET', url, headers: { cookie: session.cookie } });
+  const post = (url: string, fields: Record<string, string> = {}) =>
+    stack.request({ method: 'POST', url, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: session.csrf, ...fields }) });
+  const followed = async (url: string, fields?: Record<string, string>) => {
+    const answer = await post(url, fields);
+    expect(answer.status).toBe(303);
+    return (await get(String(answer.headers.location))).text;
+  };
+
+  it('schedules a release, shows its next run in its zone, pauses, resumes, runs it now and shows the run', async () => {
+    expect((await get(`${base}/releases`)).text).toContain('No releases yet.');
+    const refused = await post(`${base}/releases`, { count: '10', pattern: '0 9 * *', timeZone: 'Europe/Berlin' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('five fields');
+    expect(refused.text).toContain('value="0 9 * *"');
+
+    const listed = await followed(`${base}/releases`, { count: '2', pattern: '0 9 * * 1', timeZone: 'Europe/Berlin' });
+    expect(listed).toMatch(/Invite 2 every <code>0 9 \* \* 1<\/code> in Europe\/Berlin/);
+    expect(listed).toMatch(/\d{4}-\d\d-\d\dT09:00:00\+0[12]:00/);
+    const id = /releases\/(rel_[0-9a-f]+)\/run/.exec(listed)![1];
+
+    expect(await followed(`${base}/releases/${id}/pause`)).toContain('>paused<');
+    expect(await followed(`${base}/releases/${id}/resume`)).toContain('>active<');
+    await seedLine(stack, { productId: product.id, mode: 'live' }, 3, `dash-${product.id}`);
+    expect(await followed(`${base}/releases/${id}/run`)).toContain('The run invited 2.');
+    const runs = (await get(`${base}/releases/${id}`)).text;
+    expect(runs).toContain('run now');
+    expect(runs).toMatch(/<td>2<\/td><td>2<\/td>/);
+  });
+
+  it('asks before deleting a release, then deletes it', async () => {
+    const listed = await followed(`${base}/releases`, { count: '5', pattern: '0 * * * *', timeZone: 'UTC' });
+    const id = [...listed.matchAll(/releases\/(rel_[0-9a-f]+)\/delete/g)].at(-1)![1];
+    expect(listed).toContain(`href="${base}/releases/${id}/delete"`);
+    const ask = await get(`${base}/releases/${id}/delete`);
+    expect(ask.text).toContain('Delete this release?');
+    expect(ask.text).toContain(`action="${base}/releases/${id}/delete"`);
+    expect(await followed(`${base}/releases/${id}/delete`)).not.toContain(id);
+    expect((await get(`${base}/releases/${id}`)).status).toBe(404);
+  });
+
+  it('saves the capacity cap in the settings, and an empty one turns it off', async () => {
+    const settings = (await get(`${base}/settings`)).text;
+    expect(settings).toContain('name="capacity"');
+    const fields = { name: 'Acme', referralPlaces: '1', leaderboardSize: '10' };
+    await followed(`${base}/settings`, { ...fields, capacity: '250' });
+    expect((await stack.db.query('SELECT capacity FROM products WHERE id = $1', [product.id]))[0].capacity).toBe(250);
+    expect((await post(`${base}/settings`, { ...fields, capacity: '0' })).text).toContain('The capacity must be a whole number from 1');
+    await followed(`${base}/settings`, { ...fields, capacity: '' });
+    expect((await stack.db.query('SELECT capacity FROM products WHERE id = $1', [product.id]))[0].capacity).toBeNull();
+  });
+});
