@@ -396,18 +396,16 @@ describe('sign-up timing', () => {
       process.stdout.write(`sign-up medians (ms): ${JSON.stringify({ medians, differences, percent: { pending: (100 * differences.pending) / medians.new, confirmed: (100 * differences.confirmed) / medians.new } })}\n`);
       return { medians, differences };
     };
-    const within = ({ medians, differences }: Awaited<ReturnType<typeof measure>>) =>
-      Math.abs(differences.pending) / medians.new < 0.12 && Math.abs(differences.confirmed) / medians.new < 0.12;
-    // Another measurement when one is off, three at most: a busy machine may throw one or two off (a CI
-    // run beside other tests read +17.7 % for pending, then -17.3 % for confirmed), while a gap of the
-    // code's own shows in every one, in the same direction (the old code's did in each of 6 runs).
-    let result = await measure(0);
-    for (let attempt = 1; attempt < 3 && !within(result); attempt++) result = await measure(attempt);
-    const { medians, differences } = result;
-    expect(Math.abs(differences.pending) / medians.new).toBeLessThan(0.12);
-    expect(Math.abs(differences.confirmed) / medians.new).toBeLessThan(0.12);
-    // Three measurements of 240 sign-ups each after the set-up: a busy machine takes well over 30 s.
-  }, 90_000);
+    // Five measurements, and the median of each kind's gap across them: a busy machine throws single
+    // measurements off either way (a CI run read -5.7 %, -18.5 % and +13.3 % for confirmed), while a
+    // gap of the code's own shows in every one in the same direction (the old code's -19 % to -21 %).
+    const results = [];
+    for (let attempt = 0; attempt < 5; attempt++) results.push(await measure(attempt));
+    const gap = (kind: 'pending' | 'confirmed') => median(results.map(({ medians, differences }) => differences[kind] / medians.new));
+    expect(Math.abs(gap('pending'))).toBeLessThan(0.12);
+    expect(Math.abs(gap('confirmed'))).toBeLessThan(0.12);
+    // Five measurements of 240 sign-ups each after the set-up: a busy machine takes well over 30 s.
+  }, 120_000);
 });
 
 function median(values: number[]): number {
