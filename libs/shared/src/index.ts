@@ -35,3 +35,4 @@ export * from './domain/retry-schedule';
 export * from './queues/rounds';
 export * from './startup/dependencies';
 export * from './nest/outages';
+export * from './i18n/locales';
