@@ -399,7 +399,7 @@ describe('sign-up timing', () => {
     // Five measurements, and the median of each kind's gap across them: a busy machine throws single
     // measurements off either way (a CI run read -5.7 %, -18.5 % and +13.3 % for confirmed), while a
     // gap of the code's own shows in every one in the same direction (the old code's -19 % to -21 %).
-    const results = [];
+    const results: Awaited<ReturnType<typeof measure>>[] = [];
     for (let attempt = 0; attempt < 5; attempt++) results.push(await measure(attempt));
     const gap = (kind: 'pending' | 'confirmed') => median(results.map(({ medians, differences }) => differences[kind] / medians.new));
     expect(Math.abs(gap('pending'))).toBeLessThan(0.12);
