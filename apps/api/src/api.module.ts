@@ -3,6 +3,7 @@ import { AppConfig, ConfigModule, DatabaseModule } from '@app/shared';
 import { CommonModule } from './common/common.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DevMailModule } from './dev-mail/dev-mail.module';
+import { EmbedModule } from './embed/embed.module';
 import { EntriesModule } from './entries/entries.module';
 import { HealthModule } from './health/health.module';
 import { ImportsModule } from './imports/imports.module';
@@ -29,6 +30,7 @@ export class ApiModule {
         CommonModule,
         HealthModule,
         SignupsModule,
+        EmbedModule,
         EntriesModule,
         ImportsModule,
         LineModule,

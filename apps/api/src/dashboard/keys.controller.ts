@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { KeysService } from '../keys/keys.service';
@@ -15,12 +16,13 @@ export class DashboardKeysController {
   constructor(
     private readonly keys: KeysService,
     private readonly replies: Replies,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('keys')
   async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/keys`);
-    await this.replies.page(reply, 200, keysPage(at, await this.keys.list(at.product.id, at.mode), notice?.keyPair));
+    await this.replies.page(reply, 200, keysPage(at, await this.keys.list(at.product.id, at.mode), this.config.PUBLIC_BASE_URL, notice?.keyPair));
   }
 
   /** The new secret is shown once, on the page this redirects to; only its hash is kept with the key. */

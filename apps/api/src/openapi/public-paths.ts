@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { EMBED_FORM, SIGNUP_STATUS, SIGNUP_STATUS_QUERY } from '../embed/embed.dto';
 import { LEADERBOARD, LEADERBOARD_QUERY } from '../leaderboard/leaderboard.dto';
 import { KRATOS_REFUSAL, KRATOS_REGISTRATION, SUPABASE_ANSWER, SUPABASE_BEFORE_USER_CREATED } from '../login-hooks/login-hooks.dto';
 import { REFUSALS } from '../login-hooks/login-systems';
@@ -38,6 +39,50 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
           headers: answerHeaders({ Location: z.string().meta({ example: '/w/pk_live_…/sent' }) }),
         },
         ...errorResponses({ 400: ['invalid_email', 'invalid_request'], 401: ['unauthorized'], 429: ['rate_limited'] }, { html: true }),
+      },
+    },
+  },
+  '/public/v1/signups/status': {
+    post: {
+      operationId: 'signupStatus',
+      tags: ['Sign-up'],
+      summary: 'Where a watched sign-up stands',
+      description:
+        'Asked by the script-tag form (/embed.js) after a sign-up that carried a `watch`: `pending` until the address is confirmed from its mail, then the place, the estimated wait, the referral link and, for a product that shows one, the leaderboard. For 30 minutes after the sign-up. A watch the service does not know, or one whose sign-up sent no confirmation mail (an address further along already), stays `pending`, so that the answer tells nothing about an address. A POST, so that the watch stays out of URLs. Answers carry Access-Control-Allow-Origin: *.',
+      security: [],
+      requestParams: { header: requestHeaders() },
+      requestBody: { required: true, content: { 'application/json': { schema: SIGNUP_STATUS_QUERY, example: { key: 'pk_live_…', watch: 'q3V9w2xZr8mN4bK7tY1pLc' } } } },
+      responses: {
+        200: {
+          description: 'Where the sign-up stands.',
+          headers: answerHeaders(),
+          content: {
+            'application/json': {
+              schema: SIGNUP_STATUS,
+              examples: {
+                pending: { value: { state: 'pending' } },
+                confirmed: {
+                  value: { state: 'confirmed', place: 42, estimatedWaitDays: 12, referralLink: 'https://acme.example/join?ref=k7m3x9q2w4zr', leaderboard: null, words: { wait: 'about 12 days', friends: '' } },
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses({ 400: ['invalid_request'], 401: ['unauthorized'] }),
+      },
+    },
+  },
+  '/public/v1/forms/{key}': {
+    get: {
+      operationId: 'embedForm',
+      tags: ['Sign-up'],
+      summary: "The script-tag form's words",
+      description: "What the script-tag form (/embed.js) shows for the product of the publishable key: its title and words. Answers carry Access-Control-Allow-Origin: *.",
+      security: [],
+      requestParams: { path: z.object({ key: z.string().meta({ description: 'The publishable key.', example: 'pk_live_…' }) }), header: requestHeaders() },
+      responses: {
+        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
+        ...errorResponses({ 401: ['unauthorized'] }),
       },
     },
   },

@@ -64,13 +64,18 @@ function referral(link: string | null): SafeHtml | string {
 }
 
 /** "3 friends moved you up 3 places; 1 is still being checked": credit held back is counted, never explained. */
-export function friendsInWords({ credited, places, beingChecked }: Friends): SafeHtml | string {
+export function friendsInWords(friends: Friends): SafeHtml | string {
+  const sentence = friendsSentence(friends);
+  return sentence ? html`<p>${sentence}</p>` : '';
+}
+
+/** friendsInWords as plain text, '' when there is nothing to say (the script-tag form shows it too). */
+export function friendsSentence({ credited, places, beingChecked }: Friends): string {
   const friends = (count: number) => `${count} friend${count === 1 ? '' : 's'}`;
   const parts: string[] = [];
   if (credited > 0) parts.push(places > 0 ? `${friends(credited)} moved you up ${places} place${places === 1 ? '' : 's'}` : `${friends(credited)} joined through your link`);
   if (beingChecked > 0) parts.push(parts.length ? `${beingChecked} ${beingChecked === 1 ? 'is' : 'are'} still being checked` : `${friends(beingChecked)} ${beingChecked === 1 ? 'is' : 'are'} still being checked`);
-  if (parts.length === 0) return '';
-  return html`<p>${parts.join('; ')}.</p>`;
+  return parts.length ? `${parts.join('; ')}.` : '';
 }
 
 /** The milestone rewards the person reached, with the team's line for each. */

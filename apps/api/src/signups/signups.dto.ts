@@ -18,6 +18,15 @@ export const SIGNUP = z.object({
     })
     .optional()
     .transform((ref) => (typeof ref === 'string' && ref.length <= 100 && !ref.includes('\0') ? ref : undefined)),
+  watch: z
+    .string()
+    .regex(/^[\w-]{22,64}$/, 'expected 22 to 64 characters of A-Z, a-z, 0-9, _ and -')
+    .optional()
+    .meta({
+      description:
+        'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',
+      example: 'q3V9w2xZr8mN4bK7tY1pLc',
+    }),
 });
 
 /** The same answer for every address, new or known, so that the endpoint tells nobody who is on a list. */

@@ -6,7 +6,8 @@ import { ReferralsModule } from '../referrals/referrals.module';
 import { PagesController } from './pages.controller';
 import { SignupsController } from './signups.controller';
 import { SignupsService } from './signups.service';
+import { SignupWatches } from './signup-watches';
 
 /** Public sign-up, and the hosted pages: sign-up form, confirm, unsubscribe. */
-@Module({ imports: [KeysModule, LineModule, ReferralsModule, LeaderboardModule], controllers: [SignupsController, PagesController], providers: [SignupsService] })
+@Module({ imports: [KeysModule, LineModule, ReferralsModule, LeaderboardModule], controllers: [SignupsController, PagesController], providers: [SignupsService, SignupWatches], exports: [SignupsService, SignupWatches] })
 export class SignupsModule {}

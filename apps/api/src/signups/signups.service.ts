@@ -35,6 +35,7 @@ import { LineService } from '../line/line.service';
 import { ReferralLists } from '../referrals/referral-lists';
 import { ReferralsService } from '../referrals/referrals.service';
 import { SignupPace } from './signup-pace';
+import { SignupWatches } from './signup-watches';
 
 type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
 
@@ -42,6 +43,8 @@ export interface SignupInput {
   key: string;
   email?: unknown;
   ref?: string;
+  /** The script-tag form's secret, to ask later whether the address was confirmed (SignupWatches). */
+  watch?: string;
   ip: string;
   /** The request's X-Request-Id, carried to the confirmation mail's lines in the mailer's log. */
   requestId: string;
@@ -82,6 +85,7 @@ export class SignupsService {
     private readonly referralLists: ReferralLists,
     private readonly leaderboard: LeaderboardService,
     private readonly limits: RateLimits,
+    private readonly watches: SignupWatches,
     private readonly clock: Clock,
   ) {}
 
@@ -112,6 +116,7 @@ export class SignupsService {
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
     const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
+    if (input.watch !== undefined) await this.watches.note(input.watch, mailed);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
     this.pace.note(write, performance.now() - started);
     const padding = this.pace.padding(write);
@@ -130,7 +135,7 @@ export class SignupsService {
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
-   * no longer pending); any other, nothing. Whether it created an entry and wrote a confirmation mail.
+   * no longer pending); any other, nothing. Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
   private async write(
     scope: KeyScope,
@@ -138,11 +143,11 @@ export class SignupsService {
     ref: string | undefined,
     mailDue: boolean,
     httpRequestId: string,
-  ): Promise<{ created: boolean; mailed: boolean }> {
+  ): Promise<{ created: boolean; mailed: string | null }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
-    const [written]: { created: boolean; mailed: boolean }[] = await this.db.query(
+    const [written]: { created: boolean; mailed: string | null }[] = await this.db.query(
       `WITH entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
          VALUES ($1, $2, $3, $4, 'pending', $5,
@@ -157,7 +162,7 @@ export class SignupsService {
        ), mail AS (
          INSERT INTO outbox (queue, name, data, created_at)
          SELECT $7, 'confirmation', $8::jsonb || jsonb_build_object('entryId', id), $5
-         FROM (SELECT id FROM entry WHERE $9::boolean UNION ALL SELECT id FROM known WHERE again) AS mailed RETURNING 1
+         FROM (SELECT id FROM entry WHERE $9::boolean UNION ALL SELECT id FROM known WHERE again) AS mailed RETURNING data->>'entryId' AS id
        ), event AS (
          INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT $10, $2, $3, $11, $5, $12 FROM entry
        ), fan_out AS (
@@ -167,7 +172,7 @@ export class SignupsService {
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
          ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
        )
-       SELECT EXISTS (SELECT FROM entry) AS created, EXISTS (SELECT FROM mail) AS mailed`,
+       SELECT EXISTS (SELECT FROM entry) AS created, (SELECT id FROM mail) AS mailed`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
@@ -180,7 +185,11 @@ export class SignupsService {
 
   /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
   async confirmStatus(token: string): Promise<ConfirmStatus> {
-    const record = await this.entryOfToken(this.db.manager, token, 'confirm');
+    return this.statusOf(await this.entryOfToken(this.db.manager, token, 'confirm'));
+  }
+
+  /** Where an entry stands, as its status page (and the script-tag form once it is confirmed) shows it. */
+  async statusOf(record: EntryRecord): Promise<ConfirmStatus> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
     if (record.state === 'pending') return { state: 'pending', productName: product.name };
     if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };

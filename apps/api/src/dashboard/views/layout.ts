@@ -35,7 +35,7 @@ const STYLE = `
   .count{font-size:1.6rem;font-weight:600}
   .settings{max-width:36rem} .settings label{display:block;font-weight:600;margin-top:.6rem}
   .settings input{width:100%;box-sizing:border-box} .settings p{margin:.2rem 0 .4rem;font-size:.85rem}
-  pre{overflow-x:auto}
+  pre{overflow-x:auto} .wrap{overflow-wrap:anywhere}
   @media (max-width:40rem){
     header{padding:.6rem 1rem} nav{flex-basis:100%;order:1} main{padding:0 1rem}
     .fields th{width:6.5rem} .fields td{overflow-wrap:anywhere}

@@ -1,0 +1,215 @@
+// The script-tag form (served as /embed.js): <script src="{base}/embed.js" data-key="pk_…" async>.
+// It runs in the customer's page, so it stays small, depends on nothing, adds no global, and puts its
+// form in a shadow root, where the page's styles cannot reach it except through the documented
+// --waitlist-* custom properties. Under a strict Content-Security-Policy it needs only the service's
+// origin in script-src and connect-src: no inline style or script, no eval.
+(function () {
+  var CSS =
+    ':host{all:initial;display:block;font:var(--waitlist-font,16px/1.5 system-ui,sans-serif);color:var(--waitlist-text,#1f2328)}' +
+    '.box{background:var(--waitlist-background,transparent);border:1px solid var(--waitlist-border,#d0d7de);border-radius:var(--waitlist-radius,8px);padding:16px;max-width:28rem}' +
+    'h2{font-size:1.2em;margin:0 0 8px}label{display:block;font-weight:600;margin:8px 0 4px}p{margin:8px 0}' +
+    'input,textarea,select{box-sizing:border-box;width:100%;font:inherit;padding:8px;border:1px solid var(--waitlist-border,#d0d7de);border-radius:var(--waitlist-radius,8px)}' +
+    'button{font:inherit;margin-top:12px;padding:8px 16px;border:0;border-radius:var(--waitlist-radius,8px);background:var(--waitlist-accent,#1f6feb);color:var(--waitlist-accent-text,#fff);cursor:pointer}' +
+    'button[disabled]{opacity:.6}.row{display:flex;gap:8px;align-items:center}.row button{margin-top:0;white-space:nowrap}' +
+    '.place{font-size:2em;font-weight:700;margin:0}.muted{opacity:.75;font-size:.9em}.error{color:#cf222e}ol{padding-left:1.4em}';
+  var WATCH_MS = 30 * 60 * 1000;
+  var POLL_MS = 3000;
+
+  var scripts = document.currentScript ? [document.currentScript] : document.querySelectorAll('script[data-key][src*="/embed.js"]');
+  Array.prototype.forEach.call(scripts, function (script) {
+    if (script.getAttribute('data-waitlist') === 'on') return;
+    script.setAttribute('data-waitlist', 'on');
+    start(script);
+  });
+
+  function start(script) {
+    var key = script.getAttribute('data-key') || '';
+    var base = script.src.replace(/\/embed\.js([?#].*)?$/, '');
+    var host = document.createElement('div');
+    host.className = 'waitlist-form';
+    script.parentNode.insertBefore(host, script.nextSibling);
+    var root = host.attachShadow({ mode: 'open' });
+    if (root.adoptedStyleSheets && typeof CSSStyleSheet === 'function' && CSSStyleSheet.prototype.replaceSync) {
+      var sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      root.appendChild(el('style', {}, [CSS]));
+    }
+    var box = el('div', { class: 'box' }, []);
+    root.appendChild(box);
+    var hosted = base + '/w/' + encodeURIComponent(key);
+
+    request('GET', '/public/v1/forms/' + encodeURIComponent(key)).then(
+      function (answer) {
+        if (answer.status !== 200) return fallback();
+        var form = answer.body;
+        var saved = load();
+        if (saved) watchFor(form, saved);
+        else showForm(form);
+      },
+      fallback,
+    );
+
+    function fallback() {
+      show([el('a', { href: hosted }, ['Join the waitlist'])]);
+    }
+
+    function showForm(form) {
+      var m = form.messages;
+      var email = el('input', { type: 'email', name: 'email', required: '', autocomplete: 'email', maxlength: '254', id: 'waitlist-email' }, []);
+      var button = el('button', { type: 'submit' }, [m.join]);
+      var problem = el('p', { class: 'error', role: 'alert' }, []);
+      var fields = el('form', {}, [el('h2', {}, [form.title]), el('label', { for: 'waitlist-email' }, [m.email]), email, button, problem]);
+      fields.addEventListener('submit', function (event) {
+        event.preventDefault();
+        button.disabled = true;
+        problem.textContent = '';
+        var watch = newWatch();
+        var ref = new URLSearchParams(location.search).get('ref');
+        var body = { key: key, email: email.value, watch: watch };
+        if (ref) body.ref = ref;
+        request('POST', '/public/v1/signups', body).then(
+          function (answer) {
+            button.disabled = false;
+            if (answer.status === 202) {
+              var saved = { watch: watch, until: Date.now() + WATCH_MS };
+              keep(saved);
+              watchFor(form, saved);
+            } else {
+              problem.textContent = (answer.body && answer.body.error && answer.body.error.message) || m.failed;
+            }
+          },
+          function () {
+            button.disabled = false;
+            problem.textContent = m.failed;
+          },
+        );
+      });
+      show([fields]);
+    }
+
+    // "Check your inbox" until the person confirms from the mail (in any tab), then the place.
+    function watchFor(form, saved) {
+      var m = form.messages;
+      show([el('h2', {}, [m.checkInbox]), el('p', {}, [m.checkInboxText])]);
+      (function poll() {
+        if (Date.now() > saved.until) return forget();
+        request('POST', '/public/v1/signups/status', { key: key, watch: saved.watch }).then(
+          function (answer) {
+            var status = answer.body || {};
+            if (answer.status === 200 && status.state === 'confirmed') return showPlace(form, status);
+            if (answer.status === 200 && status.state === 'invited') {
+              forget();
+              return show([el('h2', {}, [m.invited])]);
+            }
+            setTimeout(poll, POLL_MS);
+          },
+          function () {
+            setTimeout(poll, POLL_MS);
+          },
+        );
+      })();
+    }
+
+    function showPlace(form, status) {
+      var m = form.messages;
+      var parts = [el('h2', {}, [m.onTheList]), el('p', {}, [m.yourPlace]), el('p', { class: 'place' }, ['#' + status.place]), el('p', { class: 'muted' }, [status.words.wait])];
+      if (status.referralLink) {
+        var link = el('input', { readonly: '', value: status.referralLink, 'aria-label': m.yourLink }, []);
+        var copy = el('button', { type: 'button' }, [m.copy]);
+        copy.addEventListener('click', function () {
+          link.select();
+          var done = function () {
+            copy.textContent = m.copied;
+          };
+          if (navigator.clipboard) navigator.clipboard.writeText(status.referralLink).then(done, function () {});
+          else if (document.execCommand('copy')) done();
+        });
+        var row = el('div', { class: 'row' }, [link, copy]);
+        if (navigator.share) {
+          var share = el('button', { type: 'button' }, [m.share]);
+          share.addEventListener('click', function () {
+            navigator.share({ title: form.title, url: status.referralLink }).catch(function () {});
+          });
+          row.appendChild(share);
+        }
+        parts.push(el('p', {}, [m.shareText]), row);
+      }
+      if (status.words.friends) parts.push(el('p', {}, [status.words.friends]));
+      if (status.leaderboard) {
+        parts.push(el('h2', {}, [m.leaderboard]));
+        parts.push(
+          status.leaderboard.length
+            ? el('ol', {}, status.leaderboard.map(function (leader) { return el('li', {}, [leader.email + ': ' + leader.referrals]); }))
+            : el('p', { class: 'muted' }, [m.nobodyYet]),
+        );
+      }
+      show(parts);
+    }
+
+    function show(children) {
+      box.textContent = '';
+      children.forEach(function (child) {
+        box.appendChild(child);
+      });
+    }
+
+    function request(method, path, body) {
+      return fetch(base + path, {
+        method: method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+        credentials: 'omit',
+      }).then(function (response) {
+        return response.json().then(
+          function (json) { return { status: response.status, body: json }; },
+          function () { return { status: response.status, body: null }; },
+        );
+      });
+    }
+
+    // The watch outlives a reload, so that a person back from the mail sees the place.
+    function storageKey() {
+      return 'waitlist:' + key;
+    }
+    function load() {
+      try {
+        var saved = JSON.parse(localStorage.getItem(storageKey()) || 'null');
+        return saved && saved.until > Date.now() ? saved : null;
+      } catch (error) {
+        return null;
+      }
+    }
+    function keep(saved) {
+      try {
+        localStorage.setItem(storageKey(), JSON.stringify(saved));
+      } catch (error) {
+        // Private windows may refuse; the page still watches until it is closed.
+      }
+    }
+    function forget() {
+      try {
+        localStorage.removeItem(storageKey());
+      } catch (error) {
+        // Nothing kept, nothing to forget.
+      }
+    }
+  }
+
+  function newWatch() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  function el(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes).forEach(function (name) {
+      node.setAttribute(name, attributes[name]);
+    });
+    children.forEach(function (child) {
+      node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+})();

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { LEADER } from '../leaderboard/leaderboard.dto';
+
+/** POST /public/v1/signups/status: the script-tag form asks whether its sign-up was confirmed. */
+export const SIGNUP_STATUS_QUERY = z.object({
+  key: z.string().max(200).catch('').meta({ description: "The product's publishable key.", example: 'pk_live_…' }),
+  watch: z.string().regex(/^[\w-]{22,64}$/, 'expected the watch the sign-up was sent with').meta({ description: 'The watch the sign-up was sent with.' }),
+});
+
+/**
+ * Where the watched sign-up stands: `pending` until its address is confirmed (and for a watch the
+ * service does not know, so that the answer tells nothing about an address), then the place.
+ */
+export const SIGNUP_STATUS = z
+  .object({
+    state: z.enum(['pending', 'confirmed', 'invited']),
+    place: z.number().int().min(1).optional(),
+    estimatedWaitDays: z.number().int().nullable().optional(),
+    referralLink: z.string().nullable().optional(),
+    leaderboard: z.array(LEADER).nullable().optional(),
+    words: z.object({ wait: z.string(), friends: z.string() }).optional().meta({ description: 'The estimated wait and what friends did, in words for the page.' }),
+  })
+  .meta({ id: 'SignupStatus' });
+export type SignupStatus = z.infer<typeof SIGNUP_STATUS>;
+
+/** GET /public/v1/forms/{key}: what the script-tag form shows, in the person's language. */
+export const EMBED_FORM = z
+  .object({
+    title: z.string(),
+    messages: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'EmbedForm' });
+export type EmbedForm = z.infer<typeof EMBED_FORM>;
