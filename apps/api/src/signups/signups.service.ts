@@ -11,6 +11,7 @@ import {
   EntryToken,
   hashToken,
   JobData,
+  Locale,
   Milestone,
   newId,
   newReferralCode,
@@ -45,6 +46,8 @@ export interface SignupInput {
   ip: string;
   /** The request's X-Request-Id, carried to the confirmation mail's lines in the mailer's log. */
   requestId: string;
+  /** The language asked for (the locale field, or the hosted form's Accept-Language); else the product's default. */
+  locale?: Locale;
 }
 
 /** What a hosted confirm page shows about the entry behind its link. */
@@ -55,7 +58,7 @@ export interface Friends {
   beingChecked: number;
 }
 
-export type ConfirmStatus =
+export type ConfirmStatus = { locale: Locale } & (
   | { state: 'pending'; productName: string }
   | {
       state: 'confirmed';
@@ -67,7 +70,8 @@ export type ConfirmStatus =
       leaderboard: Leader[] | null;
       milestones: Milestone[];
     }
-  | { state: 'invited'; productName: string };
+  | { state: 'invited'; productName: string }
+);
 
 @Injectable()
 export class SignupsService {
@@ -110,7 +114,7 @@ export class SignupsService {
     // given back when no mail goes out after all.
     const mailbox = canonicalEmail(email);
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
-    const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId);
+    const { created, mailed } = await this.write(scope, email, input, mailDue);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
     this.pace.note(write, performance.now() - started);
@@ -131,22 +135,24 @@ export class SignupsService {
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
    * no longer pending); any other, nothing. Whether it created an entry and wrote a confirmation mail.
+   * The language, asked for or the product's default, is read on every path and written only with a
+   * new entry: a known address keeps its own.
    */
   private async write(
     scope: KeyScope,
     email: string,
-    ref: string | undefined,
+    { ref, locale, requestId: httpRequestId }: SignupInput,
     mailDue: boolean,
-    httpRequestId: string,
   ): Promise<{ created: boolean; mailed: boolean }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
     const [written]: { created: boolean; mailed: boolean }[] = await this.db.query(
       `WITH entry AS (
-         INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
+         INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
+                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6),
+                 COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
@@ -172,7 +178,7 @@ export class SignupsService {
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
-        QueueName.Webhooks, { eventId: event.id }, newId('rfl'),
+        QueueName.Webhooks, { eventId: event.id }, newId('rfl'), locale ?? null,
       ],
     );
     return written;
@@ -182,13 +188,15 @@ export class SignupsService {
   async confirmStatus(token: string): Promise<ConfirmStatus> {
     const record = await this.entryOfToken(this.db.manager, token, 'confirm');
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
-    if (record.state === 'pending') return { state: 'pending', productName: product.name };
-    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
+    const { locale } = record;
+    if (record.state === 'pending') return { state: 'pending', productName: product.name, locale };
+    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name, locale };
     const { place, estimatedWaitDays } = await this.line.standingOf(record);
     const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
     return {
       state: 'confirmed',
       productName: product.name,
+      locale,
       place,
       estimatedWaitDays,
       referralLink: await this.referralLink(product, record),
@@ -222,23 +230,31 @@ export class SignupsService {
     });
   }
 
-  /** The product name behind an unsubscribe link, for its page; 404 when the link is spent. */
-  async unsubscribeTarget(token: string): Promise<string> {
+  /** The product name and the language behind an unsubscribe link, for its page; 404 when the link is spent. */
+  async unsubscribeTarget(token: string): Promise<{ productName: string; locale: Locale }> {
     const entry = await this.entryOfToken(this.db.manager, token, 'unsubscribe');
-    return (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name;
+    return { productName: (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name, locale: entry.locale };
+  }
+
+  /** The language of the entry behind a confirmation link, from now on: its pages and its mails. */
+  async changeLocale(token: string, locale: Locale): Promise<void> {
+    const entry = await this.entryOfToken(this.db.manager, token, 'confirm');
+    await this.db.getRepository(EntryRecord).update({ id: entry.id }, { locale });
   }
 
   /**
    * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
    * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
+   * The language it had, for the page that says so.
    */
-  async unsubscribe(token: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
+  async unsubscribe(token: string): Promise<Locale> {
+    return this.db.transaction(async (manager) => {
       const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
       const now = this.clock.now();
       await manager.delete(EntryRecord, { id: entry.id });
       await suppress(manager, entry, [entry.email], now);
       await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
+      return entry.locale;
     });
   }
 
