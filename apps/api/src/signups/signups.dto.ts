@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const LOCALE_TAG = z
   .string()
-  .regex(/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i, 'expected a language tag such as "de" or "de-AT"')
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'expected a language tag such as "de" or "de-AT"')
   .transform((tag) => tag.split('-')[0].toLowerCase())
   .refine(isLocale, `expected one of the languages ${LOCALES.join(', ')}, alone or with a region`)
   .transform((language) => language as Locale);
