@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
+import { EntryStatus } from './entry-status.service';
 import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
 import { LOCALE_TAG } from './signups.dto';
 import { SignupsService } from './signups.service';
@@ -23,6 +24,7 @@ const LANGUAGE_SWITCH = z.object({ locale: LOCALE_TAG });
 export class PagesController {
   constructor(
     private readonly signups: SignupsService,
+    private readonly status: EntryStatus,
     private readonly leaderboard: LeaderboardService,
   ) {}
 
@@ -44,7 +46,7 @@ export class PagesController {
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
   async confirmForm(@Param('token') token: string): Promise<string> {
-    const status = await this.signups.confirmStatus(token);
+    const status = await this.status.confirmStatus(token);
     return confirmPage(translator(status.locale), status, token);
   }
 
@@ -57,7 +59,7 @@ export class PagesController {
   /** The status page's language switch: the entry's pages and mails from now on. */
   @Post('confirm/:token/language')
   async changeLanguage(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
-    await this.signups.changeLocale(token, parseInput(LANGUAGE_SWITCH, body, 'form').locale);
+    await this.status.changeLocale(token, parseInput(LANGUAGE_SWITCH, body, 'form').locale);
     await reply.redirect(`/confirm/${encodeURIComponent(token)}`, 303);
   }
 
@@ -65,7 +67,7 @@ export class PagesController {
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
   async unsubscribeForm(@Param('token') token: string): Promise<string> {
-    const { productName, locale } = await this.signups.unsubscribeTarget(token);
+    const { productName, locale } = await this.status.unsubscribeTarget(token);
     return unsubscribePage(translator(locale), productName);
   }
 

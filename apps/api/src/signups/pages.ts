@@ -1,7 +1,7 @@
 import { html, LANGUAGE_NAMES, LOCALES, Milestone, SafeHtml, Translator } from '@app/shared';
 import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
-import type { ConfirmStatus, Friends } from './signups.service';
+import type { ConfirmStatus, Friends } from './entry-status.service';
 
 export function signupPage(t: Translator, productName: string, key: string, ref: string | undefined): string {
   return page(

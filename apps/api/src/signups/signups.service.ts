@@ -1,18 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  ApiKey,
-  APP_CONFIG,
-  AppConfig,
   canonicalEmail,
   Clock,
   eventEnvelope,
   EntryRecord,
-  EntryToken,
-  hashToken,
   JobData,
   Locale,
-  Milestone,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -20,21 +14,18 @@ import {
   QueueName,
   recordEvent,
   toEntry,
-  TokenPurpose,
 } from '@app/shared';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
 import { suppress } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
-import type { Leader } from '../leaderboard/leaderboard.dto';
-import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { LineService } from '../line/line.service';
-import { ReferralLists } from '../referrals/referral-lists';
 import { ReferralsService } from '../referrals/referrals.service';
+import { entryOfToken, tokenOf } from './entry-links';
 import { SignupPace } from './signup-pace';
 
 type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
@@ -50,41 +41,15 @@ export interface SignupInput {
   locale?: Locale;
 }
 
-/** What a hosted confirm page shows about the entry behind its link. */
-/** What the person's friends did for its place: credited referrals, the places they gave, and those still being checked. */
-export interface Friends {
-  credited: number;
-  places: number;
-  beingChecked: number;
-}
-
-export type ConfirmStatus = { locale: Locale } & (
-  | { state: 'pending'; productName: string }
-  | {
-      state: 'confirmed';
-      productName: string;
-      place: number;
-      estimatedWaitDays: number | null;
-      referralLink: string | null;
-      friends: Friends;
-      leaderboard: Leader[] | null;
-      milestones: Milestone[];
-    }
-  | { state: 'invited'; productName: string }
-);
-
 @Injectable()
 export class SignupsService {
   private readonly pace = new SignupPace();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeysService,
     private readonly line: LineService,
     private readonly referrals: ReferralsService,
-    private readonly referralLists: ReferralLists,
-    private readonly leaderboard: LeaderboardService,
     private readonly limits: RateLimits,
     private readonly clock: Clock,
   ) {}
@@ -184,28 +149,6 @@ export class SignupsService {
     return written;
   }
 
-  /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
-  async confirmStatus(token: string): Promise<ConfirmStatus> {
-    const record = await this.entryOfToken(this.db.manager, token, 'confirm');
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
-    const { locale } = record;
-    if (record.state === 'pending') return { state: 'pending', productName: product.name, locale };
-    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name, locale };
-    const { place, estimatedWaitDays } = await this.line.standingOf(record);
-    const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
-    return {
-      state: 'confirmed',
-      productName: product.name,
-      locale,
-      place,
-      estimatedWaitDays,
-      referralLink: await this.referralLink(product, record),
-      friends,
-      leaderboard: await this.leaderboard.maskedBoard(record),
-      milestones: await this.referralLists.milestonesOf(record.id),
-    };
-  }
-
   /**
    * Confirms the entry behind a confirmation link (the POST of the confirm page, from the client at
    * `ip`): it joins the line at the next confirmation number, and the credit of its referral, if it
@@ -213,7 +156,7 @@ export class SignupsService {
    */
   async confirm(token: string, ip: string): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const { entry, issuedAt } = await this.tokenOf(manager, token, 'confirm', true);
+      const { entry, issuedAt } = await tokenOf(manager, token, 'confirm', true);
       if (entry.state !== 'pending') return;
       const now = this.clock.now();
       const product = await this.line.join(manager, entry, now);
@@ -230,18 +173,6 @@ export class SignupsService {
     });
   }
 
-  /** The product name and the language behind an unsubscribe link, for its page; 404 when the link is spent. */
-  async unsubscribeTarget(token: string): Promise<{ productName: string; locale: Locale }> {
-    const entry = await this.entryOfToken(this.db.manager, token, 'unsubscribe');
-    return { productName: (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name, locale: entry.locale };
-  }
-
-  /** The language of the entry behind a confirmation link, from now on: its pages and its mails. */
-  async changeLocale(token: string, locale: Locale): Promise<void> {
-    const entry = await this.entryOfToken(this.db.manager, token, 'confirm');
-    await this.db.getRepository(EntryRecord).update({ id: entry.id }, { locale });
-  }
-
   /**
    * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
    * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
@@ -249,7 +180,7 @@ export class SignupsService {
    */
   async unsubscribe(token: string): Promise<Locale> {
     return this.db.transaction(async (manager) => {
-      const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
+      const entry = await entryOfToken(manager, token, 'unsubscribe', true);
       const now = this.clock.now();
       await manager.delete(EntryRecord, { id: entry.id });
       await suppress(manager, entry, [entry.email], now);
@@ -264,38 +195,6 @@ export class SignupsService {
     return scope;
   }
 
-  private async entryOfToken(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<EntryRecord> {
-    return (await this.tokenOf(manager, token, purpose, lock)).entry;
-  }
-
-  /** The entry behind a link's token, and when the token was made (just before its mail's handover). */
-  private async tokenOf(manager: EntityManager, token: string, purpose: TokenPurpose, lock: boolean): Promise<{ entry: EntryRecord; issuedAt: Date }> {
-    const found = await manager.getRepository(EntryToken).findOneBy({ hash: hashToken(token), purpose });
-    const entry =
-      found &&
-      (await manager
-        .getRepository(EntryRecord)
-        .findOne({ where: { id: found.entryId }, lock: lock ? { mode: 'pessimistic_write' } : undefined }));
-    if (!found || !entry) throw new ApiError('not_found', 'This link is no longer valid.');
-    return { entry, issuedAt: found.createdAt };
-  }
-
-  /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
-  private async referralLink(product: Product, entry: EntryRecord): Promise<string | null> {
-    if (!entry.referralCode) return null;
-    let base = product.signupUrl;
-    if (!base) {
-      const key = await this.db.getRepository(ApiKey).findOne({
-        where: { productId: product.id, mode: entry.mode, kind: 'publishable', revokedAt: IsNull() },
-        order: { createdAt: 'DESC' },
-      });
-      if (!key) return null;
-      base = `${this.config.PUBLIC_BASE_URL}/w/${key.hint}`;
-    }
-    const url = new URL(base);
-    url.searchParams.set('ref', entry.referralCode);
-    return url.toString();
-  }
 }
 
 const unknownKey = () => new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });
