@@ -52,7 +52,7 @@ function buildIsStale() {
     fs.readdirSync(folder, { withFileTypes: true }).some((item) => {
       const file = path.join(folder, item.name);
       if (item.isDirectory()) return item.name !== 'node_modules' && item.name !== 'dist' && newer(file);
-      return item.name.endsWith('.ts') && fs.statSync(file).mtimeMs > builtAt;
+      return /\.(ts|json)$/.test(item.name) && fs.statSync(file).mtimeMs > builtAt;
     });
   return newer(path.join(root, 'apps')) || newer(path.join(root, 'libs'));
 }

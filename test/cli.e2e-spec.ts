@@ -356,6 +356,19 @@ describe('operator CLI', () => {
     ]);
   }, 60_000);
 
+  it('products update sets the default language, and refuses one the service does not speak', async () => {
+    const created = JSON.parse((await cli(['products', 'create', '--name', 'Sprachen', '--json'])).stdout);
+    const [set, refused] = await Promise.all([
+      cli(['products', 'update', '--product', created.id, '--default-locale', 'de', '--json']),
+      cli(['products', 'update', '--product', created.id, '--default-locale', 'nl']),
+    ]);
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(set.stdout)).toMatchObject({ id: created.id, defaultLocale: 'de' });
+    expect({ failed: refused.code !== 0, stdout: refused.stdout }).toEqual({ failed: true, stdout: '' });
+    expect(refused.stderr).toMatch(/--default-locale: The default language must be one of en, de, fr, es/);
+    expect(await stack.db.query(`SELECT default_locale FROM products WHERE id = $1`, [created.id])).toEqual([{ default_locale: 'de' }]);
+  }, 60_000);
+
   it('products create refuses a name the dashboard refuses (control characters, empty, over 100 characters) and trims it as the dashboard does', async () => {
     const refused: [string, RegExp][] = [
       ['Acme\r\nBcc: all@example.com', /--name cannot hold control characters/],

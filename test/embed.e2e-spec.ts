@@ -83,6 +83,26 @@ describe('the script-tag form', () => {
     }
   }, 60_000);
 
+  it("speaks the browser's language, and the entry keeps it for its mails", async () => {
+    const product = await productWith(stack, {});
+    const customer = await customerPage(base, await dashboardSnippet(stack, product, base));
+    try {
+      const context = await browser.newContext({ locale: 'de-DE' });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(customer.url);
+      await page.getByLabel('E-Mail-Adresse').fill('lena@example.com');
+      await page.getByRole('button', { name: 'Auf die Warteliste setzen' }).click();
+      await page.getByText('Bitte prüfen Sie Ihr Postfach').waitFor();
+      expect((await stack.mail.waitFor('lena@example.com')).subject).toMatch(/Bestätigen/);
+      await stack.request({ method: 'POST', url: await confirmPath(stack, 'lena@example.com') });
+      await page.getByText('Ihr Platz in der Warteschlange:').waitFor();
+      await context.close();
+    } finally {
+      customer.server.close();
+    }
+  }, 60_000);
+
   it("is a link to the hosted form without JavaScript, as the dashboard's snippet gives it", async () => {
     const product = await productWith(stack, {});
     const key = product.keys.test.publishable;

@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { SMTP_POOL } from '../../apps/mailer/src/mail-transport';
+import { translator } from '../../libs/shared/src/i18n/messages';
 import { confirmationMail } from '../../apps/mailer/src/mails/confirmation';
 
 /**
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
       .sendMail({
         from: { name: 'Bench', address: 'no-reply@localhost' },
         to: email,
-        ...confirmationMail('Bench', `${base}/confirm/${token()}`, unsubscribeUrl, '14 days'),
+        ...confirmationMail(translator('en'), 'Bench', `${base}/confirm/${token()}`, unsubscribeUrl, 14 * 86_400_000),
         headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       })
       .catch((error: Error) => console.error(`Mail to ${email} not handed over: ${error.message}`));

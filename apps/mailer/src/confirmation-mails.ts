@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, describeDuration, groupCommits, newToken, Outages, QueueName, Rounds } from '@app/shared';
+import { APP_CONFIG, AppConfig, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
@@ -121,8 +121,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private async sendConfirmation({ entryId, requestId }: Claimed): Promise<void> {
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
-    await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
+    await this.sender.sendToPending(entryId, (product, unsubscribeUrl, locale) => confirmationMail(translator(locale), product.name, confirmUrl, unsubscribeUrl, this.config.PENDING_ENTRY_TTL), {
       confirmTokens: [confirm],
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

@@ -6,7 +6,6 @@ import {
   AppConfig,
   Clock,
   codeTimes,
-  describeDuration,
   EntryRecord,
   groupCommits,
   Handover,
@@ -23,6 +22,7 @@ import {
   recordHandovers,
   REMINDER_CODES,
   SecretBox,
+  translator,
 } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, In, MoreThan } from 'typeorm';
@@ -79,11 +79,10 @@ export class InvitationProcessor extends QueueProcessor {
     const hashOf = (entry: EntryRecord) => hashToken(codes.get(entry.id)!);
     // The product's claim window, if any, shortens the code's life and brings a reminder (domain/claim-window.ts).
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
-    const validFor = describeDuration(expiresAt.getTime() - now.getTime());
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
     const mail = (entry: EntryRecord, unsubscribeUrl: string) =>
-      invitationMail(product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, validFor);
+      invitationMail(translator(entry.locale), product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, expiresAt.getTime() - now.getTime());
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>

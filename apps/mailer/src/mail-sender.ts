@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Locale, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
@@ -40,38 +40,38 @@ export class MailSender {
    */
   async sendToPending(
     entryId: string,
-    content: (product: MailProduct, unsubscribeUrl: string) => MailContent,
+    content: (product: MailProduct, unsubscribeUrl: string, locale: Locale) => MailContent,
     options: HandoverBounds & { confirmTokens: string[]; requestId?: string },
   ): Promise<boolean> {
     const unsubscribe = newToken();
     const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
     const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
-    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url), unsubscribe, options);
+    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url, found.locale), unsubscribe, options);
     return true;
   }
 
   /**
    * sendToPending's statement for the mails being prepared at the same time, one per batch: the
-   * entries still pending (locked against deletion, in id order, until it ends) with their products'
-   * names, and each mail's token hashes stored for its entry.
+   * entries still pending (locked against deletion, in id order, until it ends) with their languages and
+   * their products' names, and each mail's token hashes stored for its entry.
    */
-  private readonly storeForPending = groupCommits<{ entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] }, { email: string; product: MailProduct } | null>(
+  private readonly storeForPending = groupCommits<{ entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] }, { email: string; locale: Locale; product: MailProduct } | null>(
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
-      const rows: { id: string; email: string; name: string; sender_name: string | null }[] = await this.db.query(
+      const rows: { id: string; email: string; locale: Locale; name: string; sender_name: string | null }[] = await this.db.query(
         `WITH entry AS (
-           SELECT e.id, e.email, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
+           SELECT e.id, e.email, e.locale, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
            WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
          ), stored AS (
            INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
            SELECT token.hash, entry.id, token.purpose, $5
            FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
          )
-         SELECT id, email, name, sender_name FROM entry`,
+         SELECT id, email, locale, name, sender_name FROM entry`,
         [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), this.clock.now()],
       );
-      const pending = new Map(rows.map((row) => [row.id, { email: row.email, product: { name: row.name, senderName: row.sender_name } }]));
+      const pending = new Map(rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { name: row.name, senderName: row.sender_name } }]));
       return mails.map((mail) => pending.get(mail.entryId) ?? null);
     },
   );

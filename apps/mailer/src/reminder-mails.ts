@@ -4,7 +4,6 @@ import {
   APP_CONFIG,
   AppConfig,
   Clock,
-  describeDuration,
   EntryRecord,
   invitationLink,
   Outages,
@@ -13,6 +12,7 @@ import {
   REMINDER_CODES,
   Rounds,
   SecretBox,
+  translator,
 } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
@@ -104,8 +104,8 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     if (!entry) return;
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
-    const left = describeDuration(Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS);
-    const { sent, untried } = await this.sender.sendEach([entry], product, (_, unsubscribeUrl) => invitationReminderMail(product.name, link, unsubscribeUrl, left), {
+    const leftMs = Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS;
+    const { sent, untried } = await this.sender.sendEach([entry], product, (_, unsubscribeUrl) => invitationReminderMail(translator(entry.locale), product.name, link, unsubscribeUrl, leftMs), {
       kind: 'reminder',
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

@@ -25,6 +25,7 @@ interface Options {
   claimWindowDays?: string;
   claimReminderHours?: string;
   claimExpiry?: string;
+  defaultLocale?: string;
 }
 
 /** Each flag by its setting, the dashboard's settings form's field of the same name. */
@@ -49,6 +50,7 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   claimWindowDays: '--claim-window-days',
   claimReminderHours: '--claim-reminder-hours',
   claimExpiry: '--claim-expiry',
+  defaultLocale: '--default-locale',
 };
 
 export const productsUpdate: CliCommand<Options> = {
@@ -76,6 +78,7 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--claim-reminder-hours <R>', description: "one reminder mail with the same code R hours before the window ends ('' or 0 for none)" },
     { flags: '--claim-expiry <back_in_line|end_of_line|delete>', description: 'what becomes of an entry whose claim window ended' },
     { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
+    { flags: '--default-locale <en|de|fr|es>', description: "the language of a sign-up that names none and whose browser asks for none of these (en unless set)" },
   ],
   run: ({ product, ...flags }, config) => {
     const changes = settingsOf(flags);
@@ -85,7 +88,11 @@ export const productsUpdate: CliCommand<Options> = {
       await products.update(product, changes);
       const updated = (await products.find(product))!;
       const { id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry } = updated;
-      const json = { id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry, ...('capacity' in changes ? { capacity: updated.capacity } : {}) };
+      const json = {
+        id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry,
+        ...('capacity' in changes ? { capacity: updated.capacity } : {}),
+        ...('defaultLocale' in changes ? { defaultLocale: updated.defaultLocale } : {}),
+      };
       const window = claimWindowDays ? `${claimWindowDays}-day claim window (reminder ${claimReminderHours ?? 0} h before, then ${claimExpiry})` : 'no claim window';
       return { json, text: `product ${id} updated: referral protection ${referralProtection} ${JSON.stringify(referralRules)}, leaderboard ${leaderboard} (top ${leaderboardSize}), ${milestones.length} milestone(s), ${window}` };
     });

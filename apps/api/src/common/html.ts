@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '@app/shared';
+import { html, Locale, SafeHtml } from '@app/shared';
 
 const STYLE = `
   body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
@@ -10,23 +10,26 @@ const STYLE = `
   button{margin-top:.75rem;padding:.6rem 1.2rem;border:0;border-radius:8px;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}
   button.danger{background:#cf222e}
   .place{font-size:2.5rem;font-weight:700;margin:.25rem 0}
+  form.language{margin-top:1.5rem;font-size:.9rem}
+  form.language select{font:inherit;padding:.3rem}
+  form.language button{margin:0 0 0 .5rem;padding:.35rem .8rem}
   code{background:#f6f8fa;padding:.2rem .4rem;border-radius:6px;word-break:break-all}
   .note code{word-break:normal;overflow-wrap:anywhere}
   .note code.command{display:block;padding:.5rem .6rem}
   @media (max-width:32rem){main{margin:1rem;padding:1.25rem}}
 `;
 
-/** The frame of every hosted page: small, no scripts, readable on a phone. */
-export function page(title: string, body: SafeHtml): string {
+/** The frame of every hosted page: small, no scripts, readable on a phone, in the language it is written in. */
+export function page(title: string, body: SafeHtml, lang: Locale = 'en'): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${title}</title>
 <style>${new SafeHtml(STYLE)}</style></head>
 <body><main>${body}</main></body></html>`.value;
 }
 
-export function renderMessagePage(title: string, message: string): string {
-  return page(title, html`<h1>${title}</h1><p>${message}</p>`);
+export function renderMessagePage(title: string, message: string, lang: Locale = 'en'): string {
+  return page(title, html`<h1>${title}</h1><p>${message}</p>`, lang);
 }
 
 /** A time as pages show it (decisions.md: times in UTC): to the minute, or to the second. */

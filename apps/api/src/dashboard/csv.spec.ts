@@ -12,10 +12,11 @@ describe(csvRows.name, () => {
       redeemedAt: null,
       referralCode: '=cmd',
       referrals: 2,
+      locale: 'de' as const,
     };
     expect(CSV_HEADER + csvRows([entry])).toBe(
-      'id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals\r\n' +
-        `ent_1,a@example.com,confirmed,2026-11-22T10:00:00.000Z,,,,"'=cmd",2\r\n`,
+      'id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals,locale\r\n' +
+        `ent_1,a@example.com,confirmed,2026-11-22T10:00:00.000Z,,,,"'=cmd",2,de\r\n`,
     );
   });
 });

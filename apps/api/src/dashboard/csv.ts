@@ -1,11 +1,12 @@
-import type { Entry } from '@app/shared';
-import type { EntryPage } from '../entries/entries.dto';
+import type { Page } from '../entries/cursor';
+import type { EntryWithLocale } from '../entries/entries.service';
 
-const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals'] as const;
+/** The API's Entry fields, then what the dashboard adds at the end (so that a reader of the old columns keeps working). */
+const CSV_COLUMNS = ['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals', 'locale'] as const;
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 
 /** RFC 4180 CSV rows; a cell that a spreadsheet would run as a formula (= + - @) is prefixed with '. */
-export function csvRows(entries: Entry[]): string {
+export function csvRows(entries: EntryWithLocale[]): string {
   const cell = (value: string | number | null) => {
     const text = value === null ? '' : String(value);
     const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
@@ -15,7 +16,7 @@ export function csvRows(entries: Entry[]): string {
 }
 
 /** Every page of a listing as CSV, one page at a time, so that a long list is never held whole. */
-export async function* csvOf(pageAfter: (cursor: string | undefined) => Promise<EntryPage>): AsyncGenerator<string> {
+export async function* csvOf(pageAfter: (cursor: string | undefined) => Promise<Page<EntryWithLocale>>): AsyncGenerator<string> {
   yield CSV_HEADER;
   let cursor: string | undefined;
   do {

@@ -48,7 +48,7 @@ export class DashboardEntriesController {
   @Get('entries.csv')
   async export(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const filters = entryFilters(query, false);
-    const rows = csvOf((cursor) => this.entries.list(at.scope, { ...filters, limit: 1000, cursor }));
+    const rows = csvOf((cursor) => this.entries.listWithLocale(at.scope, { ...filters, limit: 1000, cursor }));
     await this.replies.csv(reply, `entries-${at.mode}.csv`, rows);
   }
 
@@ -57,6 +57,7 @@ export class DashboardEntriesController {
     const record = await this.entries.record(at.scope, id);
     const view = {
       entry: toEntry(record),
+      locale: record.locale,
       place: record.state === 'confirmed' ? await this.line.placeInLine(record) : null,
       movedUp: record.movedUp,
       referrals: (await this.referrals.list(at.scope, id, { limit: 100 })).data,

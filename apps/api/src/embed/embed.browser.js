@@ -67,7 +67,7 @@
         problem.textContent = '';
         var watch = newWatch();
         var ref = new URLSearchParams(location.search).get('ref');
-        var body = { key: key, email: email.value, watch: watch };
+        var body = { key: key, email: email.value, watch: watch, locale: form.locale };
         if (ref) body.ref = ref;
         request('POST', '/public/v1/signups', body).then(
           function (answer) {

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Options, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Options, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,8 +28,8 @@ export class EmbedController {
 
   @Get('public/v1/forms/:key')
   @Header('access-control-allow-origin', '*')
-  form(@Param('key') key: string) {
-    return this.embed.form(key);
+  form(@Param('key') key: string, @Headers('accept-language') acceptLanguage?: string) {
+    return this.embed.form(key, acceptLanguage);
   }
 
   @Options('public/v1/signups/status')
@@ -45,6 +45,6 @@ export class EmbedController {
   async status(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     void reply.headers(ANY_ORIGIN);
     const { key, watch } = parseInput(SIGNUP_STATUS_QUERY, request.body, 'body');
-    await reply.status(200).send(await this.embed.status(key, watch));
+    await reply.status(200).send(await this.embed.watched(key, watch));
   }
 }

@@ -1,3 +1,4 @@
+import { LOCALES } from '@app/shared';
 import { z } from 'zod';
 import { LEADER } from '../leaderboard/leaderboard.dto';
 
@@ -27,6 +28,7 @@ export type SignupStatus = z.infer<typeof SIGNUP_STATUS>;
 export const EMBED_FORM = z
   .object({
     title: z.string(),
+    locale: z.enum(LOCALES).meta({ description: 'The language of the words, sent on with the sign-up: the browser\'s Accept-Language if the service speaks it, else the product\'s default language.' }),
     messages: z.record(z.string(), z.string()),
   })
   .meta({ id: 'EmbedForm' });

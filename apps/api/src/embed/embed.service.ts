@@ -1,53 +1,62 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EntryRecord } from '@app/shared';
+import { EntryRecord, pickLocale, translator, Translator } from '@app/shared';
 import { DataSource } from 'typeorm';
-import { friendsSentence, waitInWords } from '../signups/pages';
+import { EntryStatus } from '../signups/entry-status.service';
+import { friendsSentence } from '../signups/pages';
 import { SignupsService } from '../signups/signups.service';
 import { SignupWatches } from '../signups/signup-watches';
 import type { EmbedForm, SignupStatus } from './embed.dto';
 
-/** The script-tag form's words. */
-const MESSAGES = {
-  email: 'Email address',
-  join: 'Join the waitlist',
-  failed: 'The sign-up did not go through; try again in a moment.',
-  checkInbox: 'Check your inbox',
-  checkInboxText: 'If the address can join, a confirmation mail is on its way. Open it and press the button: your place shows here.',
-  onTheList: "You're on the waitlist",
-  yourPlace: 'Your place in line:',
-  yourLink: 'Your referral link',
-  shareText: 'Share your link: every friend who joins and confirms through it moves you up the line.',
-  copy: 'Copy',
-  copied: 'Copied',
-  share: 'Share',
-  leaderboard: 'Leaderboard',
-  nobodyYet: 'Nobody has brought a friend yet: be the first.',
-  invited: "You're invited: look for the invitation in your inbox.",
-};
+/** The script-tag form's words in a language: the hosted pages' own, and a few of its buttons. */
+function messages(t: Translator, productName: string): Record<string, string> {
+  const product = { product: productName };
+  return {
+    email: t.text('page.signup.email'),
+    join: t.text('page.signup.submit'),
+    failed: t.text('embed.failed'),
+    checkInbox: t.text('page.sent.title'),
+    checkInboxText: t.text('page.sent.body', product),
+    onTheList: t.text('page.status.heading', product),
+    yourPlace: t.text('page.status.place'),
+    yourLink: t.text('embed.yourLink'),
+    shareText: t.text('page.status.share'),
+    copy: t.text('embed.copy'),
+    copied: t.text('embed.copied'),
+    share: t.text('embed.share'),
+    leaderboard: t.text('page.status.leaderboard'),
+    nobodyYet: t.text('page.status.noLeaders'),
+    invited: t.text('page.invited.body', product),
+  };
+}
 
 @Injectable()
 export class EmbedService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly signups: SignupsService,
+    private readonly status: EntryStatus,
     private readonly watches: SignupWatches,
   ) {}
 
-  async form(key: string): Promise<EmbedForm> {
+  /** In the language the browser asks for, else the product's default; the form signs up in that language. */
+  async form(key: string, acceptLanguage: string | undefined): Promise<EmbedForm> {
     const { product } = await this.signups.productOfPublishableKey(key);
-    return { title: `Join the ${product.name} waitlist`, messages: MESSAGES };
+    const t = translator(pickLocale(acceptLanguage) ?? product.defaultLocale);
+    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, messages: messages(t, product.name) };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */
-  async status(key: string, watch: string): Promise<SignupStatus> {
+  async watched(key: string, watch: string): Promise<SignupStatus> {
     const { scope } = await this.signups.productOfPublishableKey(key);
     const entryId = await this.watches.entryOf(watch);
     const record = entryId && (await this.db.getRepository(EntryRecord).findOneBy({ id: entryId, productId: scope.productId, mode: scope.mode }));
     if (!record) return { state: 'pending' };
-    const status = await this.signups.statusOf(record);
+    const status = await this.status.statusOf(record);
     if (status.state !== 'confirmed') return { state: status.state };
     const { place, estimatedWaitDays, referralLink, leaderboard, friends } = status;
-    return { state: 'confirmed', place, estimatedWaitDays, referralLink, leaderboard, words: { wait: waitInWords(estimatedWaitDays), friends: friendsSentence(friends) } };
+    const t = translator(record.locale);
+    const wait = estimatedWaitDays === null ? t.text('page.status.waitUnknown') : t.text('page.status.wait', { days: Math.max(1, estimatedWaitDays) });
+    return { state: 'confirmed', place, estimatedWaitDays, referralLink, leaderboard, words: { wait, friends: friendsSentence(t, friends) } };
   }
 }

@@ -3,7 +3,9 @@ import { KeysModule } from '../keys/keys.module';
 import { ListCursors } from './cursor';
 import { EntriesController } from './entries.controller';
 import { EntriesService } from './entries.service';
+import { ProfileController } from './profile.controller';
+import { ProfileService } from './profile.service';
 
-/** Entries: list, read, delete; the lists' cursors. */
-@Module({ imports: [KeysModule], controllers: [EntriesController], providers: [EntriesService, ListCursors], exports: [EntriesService, ListCursors] })
+/** Entries: list, read, delete, an entry's profile; the lists' cursors. */
+@Module({ imports: [KeysModule], controllers: [EntriesController, ProfileController], providers: [EntriesService, ProfileService, ListCursors], exports: [EntriesService, ListCursors] })
 export class EntriesModule {}

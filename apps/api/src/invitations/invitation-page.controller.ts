@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, HOSTED_INVITATION_PATH } from '@app/shared';
+import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, DEFAULT_LOCALE, HOSTED_INVITATION_PATH, pickLocale, translator } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { invitationPage } from './invitation-page';
 import { InviteCodesService } from './invite-codes.service';
@@ -17,12 +17,13 @@ export class InvitationPageController {
   ) {}
 
   @Get(HOSTED_INVITATION_PATH)
-  async show(@Query('invite') code: unknown, @Res() reply: FastifyReply): Promise<void> {
+  async show(@Query('invite') code: unknown, @Headers('accept-language') accepted: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     // A repeated parameter (an array) or none is no code.
     const standing = typeof code === 'string' && code ? await this.codes.standing(code) : { state: 'unknown' as const };
     const { status, body } = invitationPage(standing, {
       code: String(code),
       baseUrl: this.config.PUBLIC_BASE_URL,
+      t: translator('locale' in standing ? standing.locale : (pickLocale(accepted) ?? DEFAULT_LOCALE)),
     });
     await reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
   }

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, EntryRecord, EntryState, hashToken, Mode, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, EntryRecord, EntryState, hashToken, Locale, Mode, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { preparedQuery } from '../common/prepared';
 import type { CodeCheck, InvitedAnswer } from './invitations.dto';
 
 /** What the hosted invitation page shows of a code; the address only to the holder of a working code. */
-export type InvitationStanding =
+export type InvitationStanding = (
   | { state: 'valid'; email: string; productName: string; inviteUrl: string | null; mode: Mode; expiresAt: Date }
   | { state: 'used'; productName: string }
   /** lifeMs: how long the code worked (INVITE_CODE_TTL, or the product's claim window when it was made). */
   | { state: 'expired'; productName: string; lifeMs: number }
-  | { state: 'unknown' };
+) & { locale: Locale } | { state: 'unknown' };
 
 /**
  * What a product's sign-up asks of an invitation: whether an address is invited, whether a code works
@@ -47,18 +47,18 @@ export class InviteCodesService {
    * change state: mail scanners open links). Replaced codes are gone, so they read as unknown.
    */
   async standing(token: string): Promise<InvitationStanding> {
-    const [row] = await this.db.query<{ email: string; state: EntryState; mode: Mode; recorded: boolean; expires_at: Date; created_at: Date; name: string; invite_url: string | null }[]>(
-      `SELECT e.email, e.state, e.mode, c.recorded, c.expires_at, c.created_at, p.name, p.invite_url
+    const [row] = await this.db.query<{ email: string; state: EntryState; mode: Mode; locale: Locale; recorded: boolean; expires_at: Date; created_at: Date; name: string; invite_url: string | null }[]>(
+      `SELECT e.email, e.state, e.mode, e.locale, c.recorded, c.expires_at, c.created_at, p.name, p.invite_url
        FROM invite_codes c JOIN entries e ON e.id = c.entry_id JOIN products p ON p.id = e.product_id
        WHERE c.hash = $1`,
       [hashToken(token)],
     );
     if (!row) return { state: 'unknown' };
-    if (row.state === 'redeemed') return { state: 'used', productName: row.name };
-    if (row.expires_at <= this.clock.now()) return { state: 'expired', productName: row.name, lifeMs: row.expires_at.getTime() - row.created_at.getTime() };
+    if (row.state === 'redeemed') return { state: 'used', productName: row.name, locale: row.locale };
+    if (row.expires_at <= this.clock.now()) return { state: 'expired', productName: row.name, lifeMs: row.expires_at.getTime() - row.created_at.getTime(), locale: row.locale };
     // verify's condition, less the product and mode that a key would bring.
     if (row.state !== 'invited' && !(row.state === 'confirmed' && !row.recorded)) return { state: 'unknown' };
-    return { state: 'valid', email: row.email, productName: row.name, inviteUrl: row.invite_url, mode: row.mode, expiresAt: row.expires_at };
+    return { state: 'valid', email: row.email, productName: row.name, inviteUrl: row.invite_url, mode: row.mode, expiresAt: row.expires_at, locale: row.locale };
   }
 
   /**

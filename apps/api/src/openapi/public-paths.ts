@@ -77,11 +77,11 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       operationId: 'embedForm',
       tags: ['Sign-up'],
       summary: "The script-tag form's words",
-      description: "What the script-tag form (/embed.js) shows for the product of the publishable key: its title and words. Answers carry Access-Control-Allow-Origin: *.",
+      description: "What the script-tag form (/embed.js) shows for the product of the publishable key: its title and words, in the language of the browser's Accept-Language when the service speaks it, else in the product's default language. Answers carry Access-Control-Allow-Origin: *.",
       security: [],
       requestParams: { path: z.object({ key: z.string().meta({ description: 'The publishable key.', example: 'pk_live_…' }) }), header: requestHeaders() },
       responses: {
-        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
+        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', locale: 'en', messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
         ...errorResponses({ 401: ['unauthorized'] }),
       },
     },

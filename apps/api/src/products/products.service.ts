@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { claimWindowProblem, Clock, newId, Product, ProtectionLevel } from '@app/shared';
+import { claimWindowProblem, Clock, LOCALES, newId, Product, ProtectionLevel } from '@app/shared';
 import { DataSource, In } from 'typeorm';
 import { z } from 'zod';
 import { CLAIM_WINDOW_SETTINGS } from '../claim-window/claim-window.dto';
@@ -61,6 +61,11 @@ export const PRODUCT_SETTINGS = z.object({
       .trim()
       .regex(/^[1-9]\d{0,6}$/, 'The capacity must be a whole number from 1 to 9,999,999, or empty for none')
       .transform(Number),
+  ),
+  /** The language of a sign-up that names none; a form or call that leaves it out changes nothing. */
+  defaultLocale: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(LOCALES, { message: `The default language must be one of ${LOCALES.join(', ')}` }).optional(),
   ),
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;

@@ -1,43 +1,53 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { pickLocale, Product, translator, Translator } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { ApiError } from '../common/api-error';
+import { parseInput } from '../common/validation';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
+import { EntryStatus } from './entry-status.service';
 import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
+import { LOCALE_TAG } from './signups.dto';
 import { SignupsService } from './signups.service';
 
 const HTML = 'text/html; charset=utf-8';
+const LANGUAGE_SWITCH = z.object({ locale: LOCALE_TAG });
 
 /**
  * Hosted pages (their security headers: common/security-headers.ts; the sign-up form may be framed,
  * confirm and unsubscribe pages never). GET only shows (mail scanners that open links change nothing); the page's button
- * POSTs to the same URL and only that acts, then redirects back to the GET.
+ * POSTs to the same URL and only that acts, then redirects back to the GET. A page about an entry is
+ * in the entry's language; the form and its answer, before there is one, in the browser's, else the
+ * product's default.
  */
 @Controller()
 export class PagesController {
   constructor(
     private readonly signups: SignupsService,
+    private readonly status: EntryStatus,
     private readonly leaderboard: LeaderboardService,
   ) {}
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
-  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown): Promise<string> {
+  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Headers('accept-language') accepted?: string): Promise<string> {
     const { product } = await this.notFoundIfUnknown(key);
-    return signupPage(product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
+    return signupPage(browserLanguage(product, accepted), product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
   }
 
   @Get('w/:key/sent')
   @Header('Content-Type', HTML)
-  async checkInbox(@Param('key') key: string): Promise<string> {
+  async checkInbox(@Param('key') key: string, @Headers('accept-language') accepted?: string): Promise<string> {
     const { product, scope } = await this.notFoundIfUnknown(key);
-    return checkInboxPage(product.name, await this.leaderboard.maskedBoard(scope));
+    return checkInboxPage(browserLanguage(product, accepted), product.name, await this.leaderboard.maskedBoard(scope));
   }
 
   @Get('confirm/:token')
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
   async confirmForm(@Param('token') token: string): Promise<string> {
-    return confirmPage(await this.signups.confirmStatus(token));
+    const status = await this.status.confirmStatus(token);
+    return confirmPage(translator(status.locale), status, token);
   }
 
   @Post('confirm/:token')
@@ -46,11 +56,19 @@ export class PagesController {
     await reply.redirect(`/confirm/${encodeURIComponent(token)}`, 303);
   }
 
+  /** The status page's language switch: the entry's pages and mails from now on. */
+  @Post('confirm/:token/language')
+  async changeLanguage(@Param('token') token: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
+    await this.status.changeLocale(token, parseInput(LANGUAGE_SWITCH, body, 'form').locale);
+    await reply.redirect(`/confirm/${encodeURIComponent(token)}`, 303);
+  }
+
   @Get('unsubscribe/:token')
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
   async unsubscribeForm(@Param('token') token: string): Promise<string> {
-    return unsubscribePage(await this.signups.unsubscribeTarget(token));
+    const { productName, locale } = await this.status.unsubscribeTarget(token);
+    return unsubscribePage(translator(locale), productName);
   }
 
   /** The page's button and RFC 8058 one-click unsubscribe (List-Unsubscribe=One-Click) both land here. */
@@ -58,8 +76,7 @@ export class PagesController {
   @HttpCode(200)
   @Header('Content-Type', HTML)
   async unsubscribe(@Param('token') token: string): Promise<string> {
-    await this.signups.unsubscribe(token);
-    return unsubscribedPage();
+    return unsubscribedPage(translator(await this.signups.unsubscribe(token)));
   }
 
   private async notFoundIfUnknown(key: string) {
@@ -70,4 +87,9 @@ export class PagesController {
       throw error;
     }
   }
+}
+
+/** The language of a page before there is an entry: the browser's, if we speak it, else the product's default. */
+function browserLanguage(product: Product, accepted: string | undefined): Translator {
+  return translator(pickLocale(accepted) ?? product.defaultLocale);
 }

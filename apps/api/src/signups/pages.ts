@@ -1,112 +1,125 @@
-import { html, Milestone, SafeHtml } from '@app/shared';
+import { html, LANGUAGE_NAMES, LOCALES, Milestone, SafeHtml, Translator } from '@app/shared';
 import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
-import type { ConfirmStatus, Friends } from './signups.service';
+import type { ConfirmStatus, Friends } from './entry-status.service';
 
-export function signupPage(productName: string, key: string, ref: string | undefined): string {
+export function signupPage(t: Translator, productName: string, key: string, ref: string | undefined): string {
   return page(
-    `Join the ${productName} waitlist`,
-    html`<h1>Join the ${productName} waitlist</h1>
+    t.text('page.signup.title', { product: productName }),
+    html`<h1>${t.html('page.signup.title', { product: productName })}</h1>
 <form method="post" action="/public/v1/signups">
   <input type="hidden" name="key" value="${key}">
   ${ref ? html`<input type="hidden" name="ref" value="${ref}">` : ''}
-  <label for="email">Email address</label>
+  <label for="email">${t.text('page.signup.email')}</label>
   <input id="email" type="email" name="email" required autocomplete="email" maxlength="254">
-  <button type="submit">Join the waitlist</button>
+  <button type="submit">${t.text('page.signup.submit')}</button>
 </form>
-<p class="muted">We will send you a mail to confirm your address.</p>`,
+<p class="muted">${t.text('page.signup.note')}</p>`,
+    t.locale,
   );
 }
 
 /** The sign-up form's result, and so the embedded form's: with the race the person is joining, when the product shows it. */
-export function checkInboxPage(productName: string, leaders: Leader[] | null): string {
+export function checkInboxPage(t: Translator, productName: string, leaders: Leader[] | null): string {
   return page(
-    'Check your inbox',
-    html`<h1>Check your inbox</h1>
-<p>If the address can join the ${productName} waitlist, a confirmation mail is on its way.
-Open it and press the button to take your place in line.</p>
-${leaderboard(leaders)}`,
+    t.text('page.sent.title'),
+    html`<h1>${t.text('page.sent.title')}</h1>
+<p>${t.html('page.sent.body', { product: productName })}</p>
+${leaderboard(t, leaders)}`,
+    t.locale,
   );
 }
 
-export function confirmPage(status: ConfirmStatus): string {
+/** The page behind a confirmation link, in the entry's language, with the switch to another (`token`: the link's). */
+export function confirmPage(t: Translator, status: ConfirmStatus, token: string): string {
+  const product = status.productName;
+  const switcher = languageSwitch(t, token);
   switch (status.state) {
     case 'pending':
       return page(
-        'Confirm your address',
-        html`<h1>Confirm your address</h1>
-<p>Press the button to confirm your address and join the ${status.productName} waitlist.</p>
-<form method="post"><button type="submit">Confirm my address</button></form>`,
+        t.text('page.pending.title'),
+        html`<h1>${t.text('page.pending.title')}</h1>
+<p>${t.html('page.pending.body', { product })}</p>
+<form method="post"><button type="submit">${t.text('page.pending.submit')}</button></form>
+${switcher}`,
+        t.locale,
       );
     case 'confirmed':
       return page(
-        "You're on the list",
-        html`<h1>You're on the ${status.productName} waitlist</h1>
-<p>Your place in line:</p><p class="place">#${status.place}</p>
-<p class="muted">Estimated wait: ${waitInWords(status.estimatedWaitDays)}</p>
-${referral(status.referralLink)}
-${friendsInWords(status.friends)}
-${milestones(status.milestones)}
-${leaderboard(status.leaderboard)}`,
+        t.text('page.status.title'),
+        html`<h1>${t.html('page.status.heading', { product })}</h1>
+<p>${t.text('page.status.place')}</p><p class="place">#${status.place}</p>
+<p class="muted">${status.estimatedWaitDays === null ? t.text('page.status.waitUnknown') : t.text('page.status.wait', { days: Math.max(1, status.estimatedWaitDays) })}</p>
+${referral(t, status.referralLink)}
+${friendsInWords(t, status.friends)}
+${milestones(t, status.milestones)}
+${leaderboard(t, status.leaderboard)}
+${switcher}`,
+        t.locale,
       );
     case 'invited':
       return page(
-        "You're invited",
-        html`<h1>You're invited</h1><p>Your invitation to ${status.productName} has been sent; look for it in your inbox.</p>`,
+        t.text('page.invited.title'),
+        html`<h1>${t.text('page.invited.title')}</h1><p>${t.html('page.invited.body', { product })}</p>
+${switcher}`,
+        t.locale,
       );
   }
 }
 
-function referral(link: string | null): SafeHtml | string {
+/** A small form that changes the entry's language: its pages and mails from then on. */
+function languageSwitch(t: Translator, token: string): SafeHtml {
+  return html`<form method="post" action="/confirm/${encodeURIComponent(token)}/language" class="language">
+<label for="locale">${t.text('page.status.language')}</label>
+<select id="locale" name="locale">${LOCALES.map((locale) => html`<option value="${locale}" lang="${locale}"${locale === t.locale ? html` selected` : ''}>${LANGUAGE_NAMES[locale]}</option>`)}</select>
+<button type="submit">${t.text('page.status.languageSubmit')}</button>
+</form>`;
+}
+
+function referral(t: Translator, link: string | null): SafeHtml | string {
   if (!link) return '';
-  return html`<p>Share your link: every friend who joins and confirms through it moves you up the line.</p>
+  return html`<p>${t.text('page.status.share')}</p>
 <p><code>${link}</code></p>`;
 }
 
 /** "3 friends moved you up 3 places; 1 is still being checked": credit held back is counted, never explained. */
-export function friendsInWords(friends: Friends): SafeHtml | string {
-  const sentence = friendsSentence(friends);
+export function friendsInWords(t: Translator, friends: Friends): SafeHtml | string {
+  const sentence = friendsSentence(t, friends);
   return sentence ? html`<p>${sentence}</p>` : '';
 }
 
 /** friendsInWords as plain text, '' when there is nothing to say (the script-tag form shows it too). */
-export function friendsSentence({ credited, places, beingChecked }: Friends): string {
-  const friends = (count: number) => `${count} friend${count === 1 ? '' : 's'}`;
+export function friendsSentence(t: Translator, { credited, places, beingChecked }: Friends): string {
   const parts: string[] = [];
-  if (credited > 0) parts.push(places > 0 ? `${friends(credited)} moved you up ${places} place${places === 1 ? '' : 's'}` : `${friends(credited)} joined through your link`);
-  if (beingChecked > 0) parts.push(parts.length ? `${beingChecked} ${beingChecked === 1 ? 'is' : 'are'} still being checked` : `${friends(beingChecked)} ${beingChecked === 1 ? 'is' : 'are'} still being checked`);
+  if (credited > 0) parts.push(places > 0 ? t.text('page.status.movedUp', { friends: credited, places }) : t.text('page.status.joined', { friends: credited }));
+  if (beingChecked > 0) parts.push(t.text(parts.length ? 'page.status.alsoChecked' : 'page.status.checked', { count: beingChecked }));
   return parts.length ? `${parts.join('; ')}.` : '';
 }
 
-/** The milestone rewards the person reached, with the team's line for each. */
-function milestones(reached: Milestone[]): SafeHtml | string {
+/** The milestone rewards the person reached, with the team's line for each (in the team's own words). */
+function milestones(t: Translator, reached: Milestone[]): SafeHtml | string {
   if (reached.length === 0) return '';
-  return html`<h2>Milestones reached</h2>
+  return html`<h2>${t.text('page.status.milestones')}</h2>
 <ul>${reached.map((milestone) => html`<li><strong>${milestone.name}</strong>${milestone.message ? html`: ${milestone.message}` : ''}</li>`)}</ul>`;
 }
 
 /** The product's top referrers, masked, when it shows a leaderboard. */
-function leaderboard(leaders: Leader[] | null): SafeHtml | string {
+function leaderboard(t: Translator, leaders: Leader[] | null): SafeHtml | string {
   if (!leaders) return '';
-  return html`<h2>Leaderboard</h2>
-${leaders.length ? html`<ol>${leaders.map((leader) => html`<li>${leader.email}: ${leader.referrals} friend${leader.referrals === 1 ? '' : 's'}</li>`)}</ol>` : html`<p class="muted">Nobody has brought a friend yet: be the first.</p>`}`;
+  return html`<h2>${t.text('page.status.leaderboard')}</h2>
+${leaders.length ? html`<ol>${leaders.map((leader) => html`<li>${t.html('page.status.leader', { email: leader.email, friends: leader.referrals })}</li>`)}</ol>` : html`<p class="muted">${t.text('page.status.noLeaders')}</p>`}`;
 }
 
-export function unsubscribePage(productName: string): string {
+export function unsubscribePage(t: Translator, productName: string): string {
   return page(
-    'Unsubscribe',
-    html`<h1>Leave the ${productName} waitlist?</h1>
-<p>Your address will be removed from the waitlist and you will get no more mail about it.</p>
-<form method="post"><button class="danger" type="submit">Unsubscribe</button></form>`,
+    t.text('page.unsubscribe.title'),
+    html`<h1>${t.html('page.unsubscribe.heading', { product: productName })}</h1>
+<p>${t.text('page.unsubscribe.body')}</p>
+<form method="post"><button class="danger" type="submit">${t.text('page.unsubscribe.submit')}</button></form>`,
+    t.locale,
   );
 }
 
-export function unsubscribedPage(): string {
-  return page('Unsubscribed', html`<h1>You're unsubscribed</h1><p>Your address is no longer on the waitlist.</p>`);
-}
-
-/** The estimated wait as the person reads it (LineService.standing, estimatedWaitDays). */
-export function waitInWords(days: number | null): string {
-  if (days === null) return 'not enough data yet';
-  return days <= 1 ? 'about a day' : `about ${days} days`;
+export function unsubscribedPage(t: Translator): string {
+  return page(t.text('page.unsubscribed.title'), html`<h1>${t.text('page.unsubscribed.heading')}</h1><p>${t.text('page.unsubscribed.body')}</p>`, t.locale);
 }

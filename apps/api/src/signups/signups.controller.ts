@@ -1,4 +1,5 @@
 import { Controller, Options, Post, Req, Res } from '@nestjs/common';
+import { pickLocale } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
@@ -35,7 +36,9 @@ export class SignupsController {
       throw new ApiError('invalid_request', 'Send the sign-up as application/json or as an HTML form.');
     }
     const input = parseInput(SIGNUP, request.body, 'body');
-    await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip, requestId: request.id });
+    // A hosted form names no language; the browser's is the person's, if we speak it.
+    const locale = input.locale ?? (isForm ? pickLocale(request.headers['accept-language']) : undefined);
+    await this.signups.signUp({ ...input, ref: input.ref || undefined, locale, ip: request.ip, requestId: request.id });
     if (isForm) await reply.redirect(`/w/${encodeURIComponent(input.key)}/sent`, 303);
     else await reply.status(202).send({ status: 'received' } satisfies SignupReceived);
   }

@@ -1,4 +1,16 @@
+import { isLocale, Locale, LOCALES } from '@app/shared';
 import { z } from 'zod';
+
+/**
+ * A language tag whose language the service speaks ("de", "de-AT", "fr-CA"), as that language; the
+ * region is not kept, as pages and mails are written per language.
+ */
+export const LOCALE_TAG = z
+  .string()
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'expected a language tag such as "de" or "de-AT"')
+  .transform((tag) => tag.split('-')[0].toLowerCase())
+  .refine(isLocale, `expected one of the languages ${LOCALES.join(', ')}, alone or with a region`)
+  .transform((language) => language as Locale);
 
 /** The public sign-up, as JSON or as an HTML form's fields. */
 export const SIGNUP = z.object({
@@ -18,6 +30,11 @@ export const SIGNUP = z.object({
     })
     .optional()
     .transform((ref) => (typeof ref === 'string' && ref.length <= 100 && !ref.includes('\0') ? ref : undefined)),
+  locale: LOCALE_TAG.optional().meta({
+    description:
+      "The person's language for its mails and pages: a language tag whose language the service speaks (en, de, fr, es; a region such as de-AT is taken as its language). Without it, a sign-up through the hosted form takes the browser's Accept-Language, and otherwise the product's default language. An address already on the list keeps its language.",
+    example: 'de',
+  }),
   watch: z
     .string()
     .regex(/^[\w-]{22,64}$/, 'expected 22 to 64 characters of A-Z, a-z, 0-9, _ and -')

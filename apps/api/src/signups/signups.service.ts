@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  ApiKey,
-  APP_CONFIG,
-  AppConfig,
   canonicalEmail,
   Clock,
   eventEnvelope,
   EntryRecord,
-  EntryToken,
-  hashToken,
   JobData,
-  Milestone,
+  Locale,
   newId,
   newReferralCode,
   normalizeEmail,
@@ -19,21 +14,18 @@ import {
   QueueName,
   recordEvent,
   toEntry,
-  TokenPurpose,
 } from '@app/shared';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
 import { suppress } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
-import type { Leader } from '../leaderboard/leaderboard.dto';
-import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { LineService } from '../line/line.service';
-import { ReferralLists } from '../referrals/referral-lists';
 import { ReferralsService } from '../referrals/referrals.service';
+import { entryOfToken, tokenOf } from './entry-links';
 import { SignupPace } from './signup-pace';
 import { SignupWatches } from './signup-watches';
 
@@ -48,29 +40,9 @@ export interface SignupInput {
   ip: string;
   /** The request's X-Request-Id, carried to the confirmation mail's lines in the mailer's log. */
   requestId: string;
+  /** The language asked for (the locale field, or the hosted form's Accept-Language); else the product's default. */
+  locale?: Locale;
 }
-
-/** What a hosted confirm page shows about the entry behind its link. */
-/** What the person's friends did for its place: credited referrals, the places they gave, and those still being checked. */
-export interface Friends {
-  credited: number;
-  places: number;
-  beingChecked: number;
-}
-
-export type ConfirmStatus =
-  | { state: 'pending'; productName: string }
-  | {
-      state: 'confirmed';
-      productName: string;
-      place: number;
-      estimatedWaitDays: number | null;
-      referralLink: string | null;
-      friends: Friends;
-      leaderboard: Leader[] | null;
-      milestones: Milestone[];
-    }
-  | { state: 'invited'; productName: string };
 
 @Injectable()
 export class SignupsService {
@@ -78,12 +50,9 @@ export class SignupsService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeysService,
     private readonly line: LineService,
     private readonly referrals: ReferralsService,
-    private readonly referralLists: ReferralLists,
-    private readonly leaderboard: LeaderboardService,
     private readonly limits: RateLimits,
     private readonly watches: SignupWatches,
     private readonly clock: Clock,
@@ -114,7 +83,7 @@ export class SignupsService {
     // given back when no mail goes out after all.
     const mailbox = canonicalEmail(email);
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
-    const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId);
+    const { created, mailed } = await this.write(scope, email, input, mailDue);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     if (input.watch !== undefined) await this.watches.note(input.watch, mailed);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
@@ -136,22 +105,24 @@ export class SignupsService {
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
    * no longer pending); any other, nothing. Whether it created an entry, and the entry it wrote a confirmation mail for.
+   * The language, asked for or the product's default, is read on every path and written only with a
+   * new entry: a known address keeps its own.
    */
   private async write(
     scope: KeyScope,
     email: string,
-    ref: string | undefined,
+    { ref, locale, requestId: httpRequestId }: SignupInput,
     mailDue: boolean,
-    httpRequestId: string,
   ): Promise<{ created: boolean; mailed: string | null }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
     const [written]: { created: boolean; mailed: string | null }[] = await this.db.query(
       `WITH entry AS (
-         INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
+         INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
+                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6),
+                 COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
@@ -177,34 +148,10 @@ export class SignupsService {
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
-        QueueName.Webhooks, { eventId: event.id }, newId('rfl'),
+        QueueName.Webhooks, { eventId: event.id }, newId('rfl'), locale ?? null,
       ],
     );
     return written;
-  }
-
-  /** Shows what the link's entry is at, without changing anything (GET of a confirm link). */
-  async confirmStatus(token: string): Promise<ConfirmStatus> {
-    return this.statusOf(await this.entryOfToken(this.db.manager, token, 'confirm'));
-  }
-
-  /** Where an entry stands, as its status page (and the script-tag form once it is confirmed) shows it. */
-  async statusOf(record: EntryRecord): Promise<ConfirmStatus> {
-    const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
-    if (record.state === 'pending') return { state: 'pending', productName: product.name };
-    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
-    const { place, estimatedWaitDays } = await this.line.standingOf(record);
-    const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
-    return {
-      state: 'confirmed',
-      productName: product.name,
-      place,
-      estimatedWaitDays,
-      referralLink: await this.referralLink(product, record),
-      friends,
-      leaderboard: await this.leaderboard.maskedBoard(record),
-      milestones: await this.referralLists.milestonesOf(record.id),
-    };
   }
 
   /**
@@ -214,7 +161,7 @@ export class SignupsService {
    */
   async confirm(token: string, ip: string): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const { entry, issuedAt } = await this.tokenOf(manager, token, 'confirm', true);
+      const { entry, issuedAt } = await tokenOf(manager, token, 'confirm', true);
       if (entry.state !== 'pending') return;
       const now = this.clock.now();
       const product = await this.line.join(manager, entry, now);
@@ -231,23 +178,19 @@ export class SignupsService {
     });
   }
 
-  /** The product name behind an unsubscribe link, for its page; 404 when the link is spent. */
-  async unsubscribeTarget(token: string): Promise<string> {
-    const entry = await this.entryOfToken(this.db.manager, token, 'unsubscribe');
-    return (await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId })).name;
-  }
-
   /**
    * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
    * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
+   * The language it had, for the page that says so.
    */
-  async unsubscribe(token: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
+  async unsubscribe(token: string): Promise<Locale> {
+    return this.db.transaction(async (manager) => {
+      const entry = await entryOfToken(manager, token, 'unsubscribe', true);
       const now = this.clock.now();
       await manager.delete(EntryRecord, { id: entry.id });
       await suppress(manager, entry, [entry.email], now);
       await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
+      return entry.locale;
     });
   }
 
@@ -257,38 +200,6 @@ export class SignupsService {
     return scope;
   }
 
-  private async entryOfToken(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<EntryRecord> {
-    return (await this.tokenOf(manager, token, purpose, lock)).entry;
-  }
-
-  /** The entry behind a link's token, and when the token was made (just before its mail's handover). */
-  private async tokenOf(manager: EntityManager, token: string, purpose: TokenPurpose, lock: boolean): Promise<{ entry: EntryRecord; issuedAt: Date }> {
-    const found = await manager.getRepository(EntryToken).findOneBy({ hash: hashToken(token), purpose });
-    const entry =
-      found &&
-      (await manager
-        .getRepository(EntryRecord)
-        .findOne({ where: { id: found.entryId }, lock: lock ? { mode: 'pessimistic_write' } : undefined }));
-    if (!found || !entry) throw new ApiError('not_found', 'This link is no longer valid.');
-    return { entry, issuedAt: found.createdAt };
-  }
-
-  /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
-  private async referralLink(product: Product, entry: EntryRecord): Promise<string | null> {
-    if (!entry.referralCode) return null;
-    let base = product.signupUrl;
-    if (!base) {
-      const key = await this.db.getRepository(ApiKey).findOne({
-        where: { productId: product.id, mode: entry.mode, kind: 'publishable', revokedAt: IsNull() },
-        order: { createdAt: 'DESC' },
-      });
-      if (!key) return null;
-      base = `${this.config.PUBLIC_BASE_URL}/w/${key.hint}`;
-    }
-    const url = new URL(base);
-    url.searchParams.set('ref', entry.referralCode);
-    return url.toString();
-  }
 }
 
 const unknownKey = () => new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });

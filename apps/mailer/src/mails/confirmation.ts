@@ -1,22 +1,23 @@
-import { html } from '@app/shared';
+import { html, Translator } from '@app/shared';
 import { MailContent, mailButton, mailLayout } from './layout';
 
-/** `keptFor`: how long an unconfirmed address stays (PENDING_ENTRY_TTL, in words). */
-export function confirmationMail(productName: string, confirmUrl: string, unsubscribeUrl: string, keptFor: string): MailContent {
-  const notYou = `If this was not you, ignore this mail: without confirmation the address is removed in ${keptFor}.`;
+/** `keptForMs`: how long an unconfirmed address stays (PENDING_ENTRY_TTL), said in the entry's language. */
+export function confirmationMail(t: Translator, productName: string, confirmUrl: string, unsubscribeUrl: string, keptForMs: number): MailContent {
+  const notYou = t.text('mail.confirmation.notYou', { duration: t.duration(keptForMs, 'in') });
   return {
-    subject: `Confirm your address for the ${productName} waitlist`,
-    text: `You asked to join the ${productName} waitlist. Confirm your address to take your place in line:
+    subject: t.text('mail.confirmation.subject', { product: productName }),
+    text: `${t.text('mail.confirmation.lead', { product: productName })}
 
 ${confirmUrl}
 
 ${notYou}
 
-Unsubscribe: ${unsubscribeUrl}
+${t.text('mail.unsubscribeLine', { url: unsubscribeUrl })}
 `,
     html: mailLayout(
-      html`<p>You asked to join the <strong>${productName}</strong> waitlist. Confirm your address to take your place in line.</p>
-${mailButton(confirmUrl, 'Confirm my address')}
+      t,
+      html`<p>${t.html('mail.confirmation.leadHtml', { product: html`<strong>${productName}</strong>` })}</p>
+${mailButton(confirmUrl, t.text('mail.confirmation.button'))}
 <p style="color:#59636e;font-size:13px">${notYou}</p>`,
       unsubscribeUrl,
     ),

@@ -1,48 +1,37 @@
-import { html } from '@app/shared';
+import { html, MessageId, Translator } from '@app/shared';
 import { MailContent, mailButton, mailLayout } from './layout';
 
-/** `validFor`: how long the code works (INVITE_CODE_TTL, in words). */
-export function invitationMail(productName: string, inviteUrl: string, unsubscribeUrl: string, validFor: string): MailContent {
-  const yours = `The link is yours alone and works for ${validFor}.`;
-  return {
-    subject: `You're invited to ${productName}`,
-    text: `Your wait is over: you're invited to ${productName}. Use your personal invitation link to get in:
-
-${inviteUrl}
-
-${yours}
-
-Unsubscribe: ${unsubscribeUrl}
-`,
-    html: mailLayout(
-      html`<p>Your wait is over: you're invited to <strong>${productName}</strong>.</p>
-${mailButton(inviteUrl, 'Accept my invitation')}
-<p style="color:#59636e;font-size:13px">${yours}</p>`,
-      unsubscribeUrl,
-    ),
-  };
+/** `validForMs`: how long the code works (INVITE_CODE_TTL or the claim window), said in the entry's language. */
+export function invitationMail(t: Translator, productName: string, inviteUrl: string, unsubscribeUrl: string, validForMs: number): MailContent {
+  return invitationContent(t, 'mail.invitation', productName, inviteUrl, unsubscribeUrl, t.text('mail.invitation.yours', { duration: t.duration(validForMs, 'for') }));
 }
 
 /**
  * The one reminder of an invitation not redeemed yet, with the same link as the invitation (no new
- * code). `left`: how long the link still works, in words.
+ * code). `leftMs`: how long the link still works.
  */
-export function invitationReminderMail(productName: string, inviteUrl: string, unsubscribeUrl: string, left: string): MailContent {
-  const ends = `Your invitation ends in ${left}; after that the link no longer works.`;
+export function invitationReminderMail(t: Translator, productName: string, inviteUrl: string, unsubscribeUrl: string, leftMs: number): MailContent {
+  return invitationContent(t, 'mail.reminder', productName, inviteUrl, unsubscribeUrl, t.text('mail.reminder.ends', { duration: t.duration(leftMs, 'in') }));
+}
+
+/** An invitation and its reminder differ in their words only. */
+function invitationContent(t: Translator, kind: 'mail.invitation' | 'mail.reminder', productName: string, inviteUrl: string, unsubscribeUrl: string, note: string): MailContent {
+  const words = (part: 'subject' | 'lead' | 'leadHtml') => `${kind}.${part}` as MessageId;
   return {
-    subject: `Reminder: you're invited to ${productName}`,
-    text: `Your invitation to ${productName} is still waiting for you. Use your personal invitation link to get in:
+    subject: t.text(words('subject'), { product: productName }),
+    text: `${t.text(words('lead'), { product: productName })}
 
 ${inviteUrl}
 
-${ends}
+${note}
 
-Unsubscribe: ${unsubscribeUrl}
+${t.text('mail.unsubscribeLine', { url: unsubscribeUrl })}
 `,
     html: mailLayout(
-      html`<p>Your invitation to <strong>${productName}</strong> is still waiting for you.</p>
-${mailButton(inviteUrl, 'Accept my invitation')}
-<p style="color:#59636e;font-size:13px">${ends}</p>`,
+      t,
+      html`<p>${t.html(words('leadHtml'), { product: html`<strong>${productName}</strong>` })}</p>
+${mailButton(inviteUrl, t.text('mail.invitation.button'))}
+<p style="color:#59636e;font-size:13px">${note}</p>`,
       unsubscribeUrl,
     ),
   };

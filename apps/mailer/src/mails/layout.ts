@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '@app/shared';
+import { html, SafeHtml, Translator } from '@app/shared';
 
 export interface MailContent {
   subject: string;
@@ -7,10 +7,10 @@ export interface MailContent {
 }
 
 /** The HTML frame every mail shares, with its unsubscribe link at the foot. */
-export function mailLayout(body: SafeHtml, unsubscribeUrl: string): string {
+export function mailLayout(t: Translator, body: SafeHtml, unsubscribeUrl: string): string {
   return html`<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;line-height:1.5">
 <div style="max-width:520px;margin:0 auto;padding:24px">${body}
-<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${unsubscribeUrl}" style="color:#59636e">Unsubscribe</a></p>
+<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${unsubscribeUrl}" style="color:#59636e">${t.text('mail.unsubscribe')}</a></p>
 </div></body></html>`.value;
 }
 

@@ -1,10 +1,13 @@
-import { describeDuration } from '@app/shared';
+import { translator } from '@app/shared';
 import { confirmationMail } from './confirmation';
-import { invitationMail } from './invitation';
+import { invitationMail, invitationReminderMail } from './invitation';
+
+const DAY = 86_400_000;
+const [en, de, fr, es] = (['en', 'de', 'fr', 'es'] as const).map(translator);
 
 describe('mails', () => {
   it('escape what a product or a link brings into their HTML, through the same template as the pages', () => {
-    const mail = invitationMail('<b>Acme</b> & co', 'https://acme.example/?invite=a"b', 'https://w.example/unsubscribe/t', '30 days');
+    const mail = invitationMail(en, '<b>Acme</b> & co', 'https://acme.example/?invite=a"b', 'https://w.example/unsubscribe/t', 30 * DAY);
     expect(mail.html).toContain('&lt;b&gt;Acme&lt;/b&gt; &amp; co');
     expect(mail.html).toContain('href="https://acme.example/?invite=a&quot;b"');
     expect(mail.html).not.toContain('<b>Acme</b>');
@@ -12,18 +15,33 @@ describe('mails', () => {
   });
 
   it('say how long an unconfirmed address stays and how long a code works, as configured', () => {
-    expect(confirmationMail('Acme', 'https://c', 'https://u', describeDuration(3 * 86_400_000)).text).toContain('removed in 3 days');
-    expect(invitationMail('Acme', 'https://i', 'https://u', describeDuration(12 * 3_600_000)).html).toContain('works for 12 hours');
+    expect(confirmationMail(en, 'Acme', 'https://c', 'https://u', 3 * DAY).text).toContain('removed in 3 days');
+    expect(invitationMail(en, 'Acme', 'https://i', 'https://u', 12 * 3_600_000).html).toContain('works for 12 hours');
   });
-});
 
-describe(describeDuration.name, () => {
-  it.each([
-    [14 * 86_400_000, '14 days'],
-    [86_400_000, '1 day'],
-    [36 * 3_600_000, '36 hours'],
-    [90 * 60_000, '90 minutes'],
-    [60_000, '1 minute'],
-    [1_500, '2 seconds'],
-  ])('%d ms is %s', (ms, words) => expect(describeDuration(ms)).toBe(words));
+  it('are in English word for word as before the languages came', () => {
+    const mail = confirmationMail(en, 'Acme', 'https://c', 'https://u', DAY);
+    expect(mail.subject).toBe('Confirm your address for the Acme waitlist');
+    expect(mail.text).toBe(`You asked to join the Acme waitlist. Confirm your address to take your place in line:
+
+https://c
+
+If this was not you, ignore this mail: without confirmation the address is removed in 1 day.
+
+Unsubscribe: https://u
+`);
+    expect(mail.html).toContain("<p>You asked to join the <strong>Acme</strong> waitlist. Confirm your address to take your place in line.</p>");
+    expect(mail.html).toContain('style="color:#59636e">Unsubscribe</a>');
+    expect(invitationReminderMail(en, 'Acme', 'https://i', 'https://u', DAY).subject).toBe("Reminder: you're invited to Acme");
+  });
+
+  it('speak the entry language, durations declined and counted in it', () => {
+    const mail = confirmationMail(de, 'Acme', 'https://c', 'https://u', 3 * DAY);
+    expect(mail.subject).toBe('Bestätigen Sie Ihre Adresse für die Warteliste von Acme');
+    expect(mail.text).toContain('Ohne Bestätigung wird die Adresse in 3 Tagen entfernt.');
+    expect(mail.html).toContain('>Abmelden</a>');
+    expect(invitationMail(de, 'Acme', 'https://i', 'https://u', DAY).text).toContain('funktioniert 1 Tag lang');
+    expect(invitationReminderMail(fr, 'Acme', 'https://i', 'https://u', 2 * 3_600_000).text).toContain('expire dans 2 heures');
+    expect(invitationMail(es, 'Acme', 'https://i', 'https://u', 30 * DAY).subject).toBe('Estás invitado a Acme');
+  });
 });

@@ -7,18 +7,19 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * UNITS[match[2]];
 }
 
-const WORDS: [unit: number, one: string][] = [
+export type DurationUnit = 'day' | 'hour' | 'minute' | 'second';
+
+const UNITS_IN_WORDS: [size: number, unit: DurationUnit][] = [
   [86_400_000, 'day'],
   [3_600_000, 'hour'],
   [60_000, 'minute'],
   [1_000, 'second'],
 ];
 
-/** A duration in words for people (mails, pages): 14 days, 36 hours, 1 minute; the largest whole unit. */
-export function describeDuration(ms: number): string {
-  const [unit, one] = WORDS.find(([size]) => ms % size === 0 && ms >= size) ?? [1_000, 'second'];
-  const count = Math.round(ms / unit);
-  return `${count} ${one}${count === 1 ? '' : 's'}`;
+/** A duration as people read it: the largest whole unit, and how many of it (seconds rounded). */
+export function durationParts(ms: number): { unit: DurationUnit; count: number } {
+  const [size, unit] = UNITS_IN_WORDS.find(([size]) => ms % size === 0 && ms >= size) ?? [1_000, 'second' as const];
+  return { unit, count: Math.round(ms / size) };
 }
 
 export interface RateLimit {

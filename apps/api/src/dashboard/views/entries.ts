@@ -1,5 +1,5 @@
-import { html, SafeHtml } from '@app/shared';
-import type { Entry, EntryRecord } from '@app/shared';
+import { html, LANGUAGE_NAMES, SafeHtml } from '@app/shared';
+import type { Entry, EntryRecord, Locale } from '@app/shared';
 import type { ProductPage } from '../product-page';
 import type { PlaceChangeView } from '../../line/line.dto';
 import type { ReferralView } from '../../referrals/referrals.dto';
@@ -57,6 +57,8 @@ ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries â
 
 export interface EntryView {
   entry: Entry;
+  /** The language of its pages and mails. */
+  locale: Locale;
   place: number | null;
   movedUp: number;
   referrals: ReferralView[];
@@ -79,6 +81,7 @@ export function entryPage(at: ProductPage, view: EntryView): string {
     ['Referral code', entry.referralCode],
     ['Referrals', entry.referrals],
     ['Moved up by hand', view.movedUp],
+    ['Language', `${LANGUAGE_NAMES[view.locale]} (${view.locale})`],
   ];
   return frame(
     entry.email,

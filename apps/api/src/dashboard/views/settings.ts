@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '@app/shared';
+import { html, LANGUAGE_NAMES, LOCALES, SafeHtml } from '@app/shared';
 import type { ProductSettings } from '../../products/products.service';
 import { LEVEL_DEFAULTS } from '../../referrals/protection';
 import type { ProductPage } from '../product-page';
@@ -32,6 +32,7 @@ ${field('name', 'Name', 'text', 'Shown on the hosted pages and in mails.', ' req
 ${field('senderName', 'Mail sender name', 'text', 'The name mails come from; the product name when empty.', ' maxlength="100"')}
 ${field('inviteUrl', 'Invite URL', 'url', 'Invitation mails link here with ?invite=<code>; when empty, to the service’s own invitation page (/invitation), which shows the invitation without using it up.')}
 ${field('signupUrl', 'Sign-up page URL', 'url', 'Referral links point here with ?ref=<code>; the hosted sign-up page when empty.')}
+${choice('defaultLocale', 'Default language', LOCALES.map((locale) => [locale, LANGUAGE_NAMES[locale]]), 'The language of the hosted pages and the default mails for a person whose sign-up names none and whose browser asks for none of these. Each person can change theirs on the status page.')}
 ${field('referralPlaces', 'Referral places', 'number', 'Places an entry moves up for each friend who confirms. A change moves everyone waiting to their new place (live and test).', ' required min="0" max="9999"')}
 <h2 style="font-size:1.05rem">Referral protection</h2>
 ${choice('referralProtection', 'Protection', [

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { EntryState } from '../../domain/entry';
 import type { Mode } from '../../domain/modes';
+import type { Locale } from '../../i18n/locales';
 import { bigintNumber } from './columns';
 
 @Entity('entries')
@@ -31,6 +32,8 @@ export class EntryRecord {
   @Column('text', { name: 'invite_request', nullable: true }) inviteRequest!: string | null;
   /** The request whose mail last invited or re-invited the entry: how a request learns its own outcome. */
   @Column('text', { name: 'invited_by_request', nullable: true }) invitedByRequest!: string | null;
+  /** The language of the entry's pages and mails: chosen at sign-up, changed on its status page. */
+  @Column('text', { default: 'en' }) locale!: Locale;
 }
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
