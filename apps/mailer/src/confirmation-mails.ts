@@ -3,8 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, describeDuration, groupCommits, newToken, Outages, QueueName, Rounds } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { MailSender } from './mail-sender';
+import { MailEntry, MailProduct, MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
+import { entryLocale } from './templates/entry-locale';
+import { MailTemplates } from './templates/mail-templates';
 
 /** Confirmation mails in flight per process: enough to keep the SMTP pool busy. */
 const SLOTS = 50;
@@ -54,6 +56,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
+    private readonly templates: MailTemplates,
     outages: Outages,
   ) {
     this.rounds = new Rounds(this.logger, outages);
@@ -122,7 +125,11 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
     const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
-    await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
+    const content = (product: MailProduct, unsubscribeUrl: string, entry: MailEntry) =>
+      this.templates.mail(product.id, 'confirmation', entryLocale(entry), { product_name: product.name, confirm_url: confirmUrl, kept_for: keptFor, unsubscribe_url: unsubscribeUrl }, () =>
+        confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor),
+      );
+    await this.sender.sendToPending(entryId, content, {
       confirmTokens: [confirm],
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

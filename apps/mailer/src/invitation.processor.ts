@@ -16,6 +16,7 @@ import {
   InviteCode,
   jobRunner,
   JobOf,
+  mailTime,
   newToken,
   Product,
   QueueName,
@@ -28,6 +29,8 @@ import { UnrecoverableError } from 'bullmq';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
+import { entryLocale } from './templates/entry-locale';
+import { MailTemplates } from './templates/mail-templates';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
@@ -46,6 +49,7 @@ export class InvitationProcessor extends QueueProcessor {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
     private readonly clock: Clock,
+    private readonly templates: MailTemplates,
   ) {
     super();
     this.reminderCodes = new SecretBox(config.ENCRYPTION_KEY, REMINDER_CODES);
@@ -82,8 +86,11 @@ export class InvitationProcessor extends QueueProcessor {
     const validFor = describeDuration(expiresAt.getTime() - now.getTime());
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
-    const mail = (entry: EntryRecord, unsubscribeUrl: string) =>
-      invitationMail(product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, validFor);
+    const mail = (entry: EntryRecord, unsubscribeUrl: string) => {
+      const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
+      const values = { product_name: product.name, invitation_url: link, valid_for: validFor, expires_at: mailTime(expiresAt), unsubscribe_url: unsubscribeUrl };
+      return this.templates.mail(product.id, 'invitation', entryLocale(entry), values, () => invitationMail(product.name, link, unsubscribeUrl, validFor));
+    };
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>

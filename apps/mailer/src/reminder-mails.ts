@@ -7,6 +7,7 @@ import {
   describeDuration,
   EntryRecord,
   invitationLink,
+  mailTime,
   Outages,
   Product,
   QueueName,
@@ -17,6 +18,8 @@ import {
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationReminderMail } from './mails/invitation';
+import { entryLocale } from './templates/entry-locale';
+import { MailTemplates } from './templates/mail-templates';
 
 /** Reminders taken per round; a round that took this many looks again at once. */
 const BATCH = 50;
@@ -51,6 +54,7 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
     private readonly clock: Clock,
+    private readonly templates: MailTemplates,
     outages: Outages,
   ) {
     this.rounds = new Rounds(this.logger, outages);
@@ -105,7 +109,11 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
     const left = describeDuration(Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS);
-    const { sent, untried } = await this.sender.sendEach([entry], product, (_, unsubscribeUrl) => invitationReminderMail(product.name, link, unsubscribeUrl, left), {
+    const content = (_: EntryRecord, unsubscribeUrl: string) => {
+      const values = { product_name: product.name, invitation_url: link, time_left: left, expires_at: mailTime(reminder.expiresAt), unsubscribe_url: unsubscribeUrl };
+      return this.templates.mail(product.id, 'reminder', entryLocale(entry), values, () => invitationReminderMail(product.name, link, unsubscribeUrl, left));
+    };
+    const { sent, untried } = await this.sender.sendEach([entry], product, content, {
       kind: 'reminder',
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,
