@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CompiledTemplate, compileTemplate, MailKind, MailTemplate, renderTemplate, TemplateValues } from '@app/shared';
+import { CompiledTemplate, compileTemplate, MailKind, MailTemplate, renderTemplate, TemplateValues, withUnsubscribeFooter } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailContent } from '../mails/layout';
-import { withUnsubscribeFooter } from './footer';
 
 /** Templates compiled, by id and the time of their last change; at most this many kept. */
 const CACHE_SIZE = 500;

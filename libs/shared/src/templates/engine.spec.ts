@@ -1,5 +1,7 @@
 import { compileTemplate, renderTemplate, TemplateRefused, TemplateSource } from './engine';
-import { sampleValues } from './variables';
+import { withUnsubscribeFooter } from './footer';
+import { STARTERS } from './starters';
+import { MailKind, sampleValues } from './variables';
 
 const CONFIRMATION: TemplateSource = {
   subject: 'Confirm for {{ product_name }}',
@@ -80,5 +82,19 @@ describe('mail templates', () => {
   it('put the subject on one line', () => {
     const template = compileTemplate('confirmation', { ...CONFIRMATION, subject: 'Confirm\n for\r\n{{ product_name }}  ' });
     expect(renderTemplate(template, sampleValues('confirmation')).subject).toBe('Confirm for Acme');
+  });
+});
+
+describe('the editor’s starting templates', () => {
+  it.each(Object.keys(STARTERS) as MailKind[])('the %s starter is a valid template', (kind) => {
+    expect(() => compileTemplate(kind, STARTERS[kind])).not.toThrow();
+  });
+});
+
+describe(withUnsubscribeFooter.name, () => {
+  it('puts the unsubscribe link after the text and before the end of a whole HTML document', () => {
+    const mail = withUnsubscribeFooter({ subject: 's', text: 'Hi\n\n', html: '<html><body><p>Hi</p></BODY></html>' }, 'https://w.example/unsubscribe/t"');
+    expect(mail.text).toBe('Hi\n\nUnsubscribe: https://w.example/unsubscribe/t"\n');
+    expect(mail.html).toMatch(/^<html><body><p>Hi<\/p><p [^>]+><a href="https:\/\/w.example\/unsubscribe\/t&quot;"[^>]*>Unsubscribe<\/a><\/p>\n<\/BODY><\/html>$/);
   });
 });
