@@ -60,7 +60,7 @@ export class DashboardTemplatesController {
   async preview(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     try {
-      await reply.header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name));
+      await reply.status(200).header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name));
     } catch (error) {
       if (!(error instanceof TemplateProblem)) throw error;
       const { part, line, column } = error.refused;

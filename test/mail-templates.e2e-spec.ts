@@ -1,0 +1,106 @@
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { form, PASSWORD, signIn } from './support/dashboard';
+import { signUp } from './support/flows';
+import { Product, Stack } from './support/stack';
+
+const TEMPLATE = {
+  subject: 'Hello from {{ product_name }}',
+  text: 'Custom text.\nConfirm here: {{ confirm_url }}\n',
+  html: '<p>Custom <b>HTML</b> for {{ product_name }}.</p>\n<p><a href="{{ confirm_url }}">Confirm</a></p>',
+};
+
+/** A product's own mail templates, through the dashboard, into the mails the mailer sends. */
+describe('mail templates', () => {
+  let stack: Stack;
+  let product: Product;
+  let session: { cookie: string; csrf: string };
+  let base: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    product = await stack.createProduct({ name: 'Acme <Labs>' });
+    await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, product.id);
+    session = await signIn(stack, 'ada@example.com');
+    base = `/dashboard/${product.id}/live/templates`;
+  });
+  afterAll(() => stack.stop());
+
+  const post = (url: string, fields: Record<string, string>) =>
+    stack.request({
+      method: 'POST',
+      url,
+      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ ...fields, _csrf: session.csrf }),
+    });
+  const page = (url: string) => stack.request({ method: 'GET', url, headers: { cookie: session.cookie } });
+  const stored = () => stack.db.query('SELECT kind, locale, subject FROM mail_templates WHERE product_id = $1', [product.id]);
+
+  it('saving refuses a template with its line and column, and keeps nothing', async () => {
+    const refused = await post(`${base}/confirmation/all`, { ...TEMPLATE, text: 'No link.\n{{ product_name.constructor }}' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Line 2, column 4 of the text: &quot;product_name.constructor&quot; is not allowed');
+    // The form comes back as typed.
+    expect(refused.text).toContain('No link.\n{{ product_name.constructor }}</textarea>');
+    const noLink = await post(`${base}/confirmation/all`, { ...TEMPLATE, html: '<p>No link</p>' });
+    expect(noLink.text).toContain('Line 1, column 15 of the HTML: the HTML never shows {{ confirm_url }}');
+    const include = await post(`${base}/confirmation/all`, { ...TEMPLATE, text: '{{ confirm_url }}\n{% include "x" %}' });
+    expect(include.text).toContain('Line 2, column 1 of the text: there is no tag &quot;include&quot; here');
+    expect(await stored()).toEqual([]);
+  });
+
+  it('the preview renders on sample values, or says where the template is wrong', async () => {
+    const preview = await post(`${base}/confirmation/all/preview`, TEMPLATE);
+    expect(preview.status).toBe(200);
+    const mail = JSON.parse(preview.text);
+    expect(mail.subject).toBe('Hello from Acme <Labs>');
+    expect(mail.html).toContain('<p>Custom <b>HTML</b> for Acme &lt;Labs&gt;.</p>');
+    expect(mail.text).toMatch(/Confirm here: https:\/\/waitlist.example\/confirm\/sample-confirmation-token\n\nUnsubscribe: /);
+    const wrong = await post(`${base}/confirmation/all/preview`, { ...TEMPLATE, subject: 'Hi {{ invitation_url }}' });
+    expect([wrong.status, JSON.parse(wrong.text).error]).toEqual([
+      400,
+      expect.objectContaining({ code: 'invalid_request', param: 'subject', line: 1, column: 7, message: expect.stringMatching(/unknown variable "invitation_url"/) }),
+    ]);
+  });
+
+  it('a saved template makes the sign-up’s confirmation mail, with the unsubscribe link and headers all the same', async () => {
+    const saved = await post(`${base}/confirmation/all`, TEMPLATE);
+    expect([saved.status, saved.headers.location]).toEqual([303, `${base}/confirmation/all`]);
+    expect((await page(`${base}/confirmation/all`)).text).toContain('Saved: the next confirmation mails');
+
+    await signUp(stack, product.keys.live.publishable, 'custom@example.com');
+    const mail = await stack.mail.waitFor('custom@example.com');
+    expect(mail.subject).toBe('Hello from Acme <Labs>');
+    expect(mail.text).toMatch(/^Custom text\.\nConfirm here: http\S+\/confirm\/\S+\n\nUnsubscribe: http\S+\/unsubscribe\/\S+\n$/);
+    expect(mail.html).toContain('<p>Custom <b>HTML</b> for Acme &lt;Labs&gt;.</p>');
+    const unsubscribe = /Unsubscribe: (\S+)/.exec(mail.text)![1];
+    expect(mail.html).toContain(`<a href="${unsubscribe}" style="color:#59636e">Unsubscribe</a>`);
+    expect(mail.headers['list-unsubscribe']).toBe(`<${unsubscribe}>`);
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('a test send goes to the signed-in member’s own address', async () => {
+    const sent = await post(`${base}/confirmation/de/test`, { ...TEMPLATE, subject: 'Test {{ kept_for }}' });
+    expect(sent.status).toBe(303);
+    const mail = await stack.mail.waitFor('ada@example.com');
+    expect(mail.subject).toBe('[Test] Test 3 days');
+    expect(mail.text).toContain('Confirm here: https://waitlist.example/confirm/sample-confirmation-token');
+    expect((await page(`${base}/confirmation/de`)).text).toContain('A test mail went to ada@example.com.');
+    // A test send keeps nothing.
+    expect(await stored()).toEqual([{ kind: 'confirmation', locale: null, subject: TEMPLATE.subject }]);
+  });
+
+  it('back to the default asks first, then the next mails are the default again', async () => {
+    const editor = (await page(`${base}/confirmation/all`)).text;
+    expect(editor).toContain(`href="${base}/confirmation/all/reset">Back to the default</a>`);
+    const ask = await page(`${base}/confirmation/all/reset`);
+    expect(ask.text).toContain('will be deleted for good');
+    expect(await stored()).toHaveLength(1);
+
+    const reset = await post(`${base}/confirmation/all/reset`, {});
+    expect(reset.status).toBe(303);
+    expect(await stored()).toEqual([]);
+    await signUp(stack, product.keys.live.publishable, 'default@example.com');
+    const mail = await stack.mail.waitFor('default@example.com');
+    expect(mail.subject).toBe('Confirm your address for the Acme <Labs> waitlist');
+  });
+});
