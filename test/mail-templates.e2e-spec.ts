@@ -1,6 +1,7 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
-import { signUp } from './support/flows';
+import { joinLine, signUp } from './support/flows';
+import { api } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
 const TEMPLATE = {
@@ -102,5 +103,23 @@ describe('mail templates', () => {
     await signUp(stack, product.keys.live.publishable, 'default@example.com');
     const mail = await stack.mail.waitFor('default@example.com');
     expect(mail.subject).toBe('Confirm your address for the Acme <Labs> waitlist');
+  });
+
+  it('an invitation template carries the code in invitation_url alone; a variant in another language does not apply while entries have none', async () => {
+    await post(`${base}/invitation/all`, {
+      subject: 'Come in to {{ product_name }}',
+      text: 'Your link: {{ invitation_url }} (until {{ expires_at }}, {{ valid_for }})',
+      html: '<a href="{{ invitation_url }}">In</a>',
+    });
+    const saved = await post(`${base}/invitation/de`, { subject: 'Willkommen', text: '{{ invitation_url }}', html: '{{ invitation_url }}' });
+    expect(saved.status).toBe(303);
+    const entry = await joinLine(stack, product.keys.live.publishable, 'invited@example.com');
+    expect((await api(stack, product.keys.live.secret).invite(entry.id)).status).toBe(200);
+    // Its confirmation mail, then the invitation.
+    await stack.mail.waitFor('invited@example.com', 2);
+    const invitation = stack.mail.to('invited@example.com')[1];
+    expect(invitation.subject).toBe('Come in to Acme <Labs>');
+    expect(invitation.text).toMatch(/^Your link: http\S+invite=[\w-]+ \(until \d{4}-\d\d-\d\d \d\d:\d\d UTC, 30 days\)\n\nUnsubscribe: /);
+    expect(invitation.headers['list-unsubscribe']).toMatch(/^<http\S+\/unsubscribe\/\S+>$/);
   });
 });
