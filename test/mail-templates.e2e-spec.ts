@@ -1,4 +1,6 @@
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
+import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { joinLine, signUp } from './support/flows';
 import { api } from './support/invitations';
@@ -18,7 +20,7 @@ describe('mail templates', () => {
   let base: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m' } });
+    stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m', MAINTENANCE_INTERVAL: '1h' } });
     product = await stack.createProduct({ name: 'Acme <Labs>' });
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, product.id);
     session = await signIn(stack, 'ada@example.com');
@@ -121,5 +123,21 @@ describe('mail templates', () => {
     expect(invitation.subject).toBe('Come in to Acme <Labs>');
     expect(invitation.text).toMatch(/^Your link: http\S+invite=[\w-]+ \(until \d{4}-\d\d-\d\d \d\d:\d\d UTC, 30 days\)\n\nUnsubscribe: /);
     expect(invitation.headers['list-unsubscribe']).toMatch(/^<http\S+\/unsubscribe\/\S+>$/);
+  });
+
+  it('a reminder template makes the claim window’s reminder, with the invitation’s link', async () => {
+    await stack.api.get(ProductsService).update(product.id, { claimWindowDays: 2, claimReminderHours: 24 });
+    await post(`${base}/reminder/all`, { subject: 'Still yours: {{ product_name }}', text: '{{ time_left }} left: {{ invitation_url }}', html: '<a href="{{ invitation_url }}">In</a>' });
+    const entry = await joinLine(stack, product.keys.live.publishable, 'reminded@example.com');
+    expect((await api(stack, product.keys.live.secret).invite(entry.id)).status).toBe(200);
+    await stack.mail.waitFor('reminded@example.com', 2);
+    // As if a day had passed: the reminder is due, and the next maintenance round queues it.
+    await stack.db.query(`UPDATE invite_codes SET remind_at = now() - interval '1 minute' WHERE entry_id = $1`, [entry.id]);
+    await stack.api.get(MaintenanceService).runOnce();
+    await stack.mail.waitFor('reminded@example.com', 3);
+    const [, invitation, reminder] = stack.mail.to('reminded@example.com');
+    expect(reminder.subject).toBe('Still yours: Acme <Labs>');
+    const link = /http\S+invite=[\w-]+/.exec(invitation.text)![0];
+    expect(reminder.text).toBe(`2 days left: ${link}\n\nUnsubscribe: ${/Unsubscribe: (\S+)/.exec(reminder.text)![1]}\n`);
   });
 });
