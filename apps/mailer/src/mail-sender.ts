@@ -133,8 +133,8 @@ export class MailSender {
     { startBy, boundMs, requestId, accepted }: HandoverBounds & { requestId?: string; accepted?: () => unknown },
   ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
-    const mail = await content(unsubscribeUrl);
     try {
+      const mail = await content(unsubscribeUrl);
       await this.transport.send(
         {
           from: this.sender(product),
