@@ -13,6 +13,7 @@ import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
 import { requestIdOf } from './common/request-id';
 import { registerSecurityHeaders } from './common/security-headers';
+import { TEMPLATE_EDITOR } from './dashboard/views/template-preview';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
@@ -60,7 +61,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
     },
   });
   app.enableShutdownHooks();
-  await registerSecurityHeaders(app, config.PUBLIC_BASE_URL.startsWith('https:'));
+  await registerSecurityHeaders(app, config.PUBLIC_BASE_URL.startsWith('https:'), [TEMPLATE_EDITOR]);
   await app.register(fastifyCookie);
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();

@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { MailSender } from './mail-sender';
+import { MailEntry, MailProduct, MailSender } from './mail-sender';
 import { confirmationMail } from './mails/confirmation';
+import { MailTemplates } from './templates/mail-templates';
 
 /** Confirmation mails in flight per process: enough to keep the SMTP pool busy. */
 const SLOTS = 50;
@@ -54,6 +55,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
+    private readonly templates: MailTemplates,
     outages: Outages,
   ) {
     this.rounds = new Rounds(this.logger, outages);
@@ -121,7 +123,12 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private async sendConfirmation({ entryId, requestId }: Claimed): Promise<void> {
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    await this.sender.sendToPending(entryId, (product, unsubscribeUrl, locale) => confirmationMail(translator(locale), product.name, confirmUrl, unsubscribeUrl, this.config.PENDING_ENTRY_TTL), {
+    const content = (product: MailProduct, unsubscribeUrl: string, entry: MailEntry) => {
+      const t = translator(entry.locale);
+      const values = { product_name: product.name, confirm_url: confirmUrl, kept_for: t.duration(this.config.PENDING_ENTRY_TTL, 'in'), unsubscribe_url: unsubscribeUrl };
+      return this.templates.mail(product.id, 'confirmation', entry.locale, values, () => confirmationMail(t, product.name, confirmUrl, unsubscribeUrl, this.config.PENDING_ENTRY_TTL));
+    };
+    await this.sender.sendToPending(entryId, content, {
       confirmTokens: [confirm],
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

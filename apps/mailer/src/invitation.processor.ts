@@ -28,6 +28,7 @@ import { UnrecoverableError } from 'bullmq';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
+import { MailTemplates } from './templates/mail-templates';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
@@ -46,6 +47,7 @@ export class InvitationProcessor extends QueueProcessor {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
     private readonly clock: Clock,
+    private readonly templates: MailTemplates,
   ) {
     super();
     this.reminderCodes = new SecretBox(config.ENCRYPTION_KEY, REMINDER_CODES);
@@ -81,8 +83,13 @@ export class InvitationProcessor extends QueueProcessor {
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
-    const mail = (entry: EntryRecord, unsubscribeUrl: string) =>
-      invitationMail(translator(entry.locale), product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, expiresAt.getTime() - now.getTime());
+    const mail = (entry: EntryRecord, unsubscribeUrl: string) => {
+      const t = translator(entry.locale);
+      const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
+      const validMs = expiresAt.getTime() - now.getTime();
+      const values = { product_name: product.name, invitation_url: link, valid_for: t.duration(validMs, 'for'), expires_at: t.dateTime(expiresAt), unsubscribe_url: unsubscribeUrl };
+      return this.templates.mail(product.id, 'invitation', entry.locale, values, () => invitationMail(t, product.name, link, unsubscribeUrl, validMs));
+    };
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>

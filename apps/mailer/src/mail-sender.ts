@@ -7,8 +7,8 @@ import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transp
 import { MailContent } from './mails/layout';
 
 /** What a mail needs of its entry and of its product. */
-export type MailEntry = Pick<EntryRecord, 'id' | 'email'>;
-export type MailProduct = Pick<Product, 'name' | 'senderName'>;
+export type MailEntry = Pick<EntryRecord, 'id' | 'email' | 'locale'>;
+export type MailProduct = Pick<Product, 'id' | 'name' | 'senderName'>;
 /** What a mail is, as its metrics count it. */
 type MailKind = 'confirmation' | 'invitation' | 'reminder';
 
@@ -40,14 +40,15 @@ export class MailSender {
    */
   async sendToPending(
     entryId: string,
-    content: (product: MailProduct, unsubscribeUrl: string, locale: Locale) => MailContent,
+    content: (product: MailProduct, unsubscribeUrl: string, entry: MailEntry) => Promise<MailContent>,
     options: HandoverBounds & { confirmTokens: string[]; requestId?: string },
   ): Promise<boolean> {
     const unsubscribe = newToken();
     const tokens = [...options.confirmTokens.map((token) => ({ token, purpose: 'confirm' as const })), { token: unsubscribe, purpose: 'unsubscribe' as const }];
     const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
-    await this.handOver('confirmation', { id: entryId, email: found.email }, found.product, (url) => content(found.product, url, found.locale), unsubscribe, options);
+    const entry = { id: entryId, email: found.email, locale: found.locale };
+    await this.handOver('confirmation', entry, found.product, (url) => content(found.product, url, entry), unsubscribe, options);
     return true;
   }
 
@@ -59,19 +60,19 @@ export class MailSender {
   private readonly storeForPending = groupCommits<{ entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] }, { email: string; locale: Locale; product: MailProduct } | null>(
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
-      const rows: { id: string; email: string; locale: Locale; name: string; sender_name: string | null }[] = await this.db.query(
+      const rows: { id: string; email: string; locale: Locale; product_id: string; name: string; sender_name: string | null }[] = await this.db.query(
         `WITH entry AS (
-           SELECT e.id, e.email, e.locale, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
+           SELECT e.id, e.email, e.locale, p.id AS product_id, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
            WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
          ), stored AS (
            INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
            SELECT token.hash, entry.id, token.purpose, $5
            FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
          )
-         SELECT id, email, locale, name, sender_name FROM entry`,
+         SELECT id, email, locale, product_id, name, sender_name FROM entry`,
         [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), this.clock.now()],
       );
-      const pending = new Map(rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { name: row.name, senderName: row.sender_name } }]));
+      const pending = new Map(rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { id: row.product_id, name: row.name, senderName: row.sender_name } }]));
       return mails.map((mail) => pending.get(mail.entryId) ?? null);
     },
   );
@@ -86,7 +87,7 @@ export class MailSender {
   async sendEach(
     entries: EntryRecord[],
     product: Product,
-    content: (entry: EntryRecord, unsubscribeUrl: string) => MailContent,
+    content: (entry: EntryRecord, unsubscribeUrl: string) => Promise<MailContent>,
     options: HandoverBounds & {
       store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>;
       handedOver?: (entry: EntryRecord) => Promise<unknown>;
@@ -127,17 +128,18 @@ export class MailSender {
     kind: MailKind,
     entry: MailEntry,
     product: MailProduct,
-    content: (unsubscribeUrl: string) => MailContent,
+    content: (unsubscribeUrl: string) => Promise<MailContent>,
     unsubscribe: string,
     { startBy, boundMs, requestId, accepted }: HandoverBounds & { requestId?: string; accepted?: () => unknown },
   ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
     try {
+      const mail = await content(unsubscribeUrl);
       await this.transport.send(
         {
           from: this.sender(product),
           to: entry.email,
-          ...content(unsubscribeUrl),
+          ...mail,
           headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         },
         { startBy, boundMs },

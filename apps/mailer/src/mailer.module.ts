@@ -5,6 +5,7 @@ import { InvitationProcessor } from './invitation.processor';
 import { MailSender } from './mail-sender';
 import { MailTransport } from './mail-transport';
 import { ReminderMails } from './reminder-mails';
+import { MailTemplates } from './templates/mail-templates';
 
 @Module({})
 export class MailerModule {
@@ -12,7 +13,7 @@ export class MailerModule {
     return {
       module: MailerModule,
       imports: [WorkerFoundationModule.register(config, QueueName.Invitations)],
-      providers: [MailTransport, MailSender, ConfirmationMails, InvitationProcessor, ReminderMails],
+      providers: [MailTransport, MailSender, MailTemplates, ConfirmationMails, InvitationProcessor, ReminderMails],
     };
   }
 }

@@ -17,6 +17,7 @@ import {
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationReminderMail } from './mails/invitation';
+import { MailTemplates } from './templates/mail-templates';
 
 /** Reminders taken per round; a round that took this many looks again at once. */
 const BATCH = 50;
@@ -51,6 +52,7 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: MailSender,
     private readonly clock: Clock,
+    private readonly templates: MailTemplates,
     outages: Outages,
   ) {
     this.rounds = new Rounds(this.logger, outages);
@@ -105,7 +107,12 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
     const leftMs = Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS;
-    const { sent, untried } = await this.sender.sendEach([entry], product, (_, unsubscribeUrl) => invitationReminderMail(translator(entry.locale), product.name, link, unsubscribeUrl, leftMs), {
+    const t = translator(entry.locale);
+    const content = (_: EntryRecord, unsubscribeUrl: string) => {
+      const values = { product_name: product.name, invitation_url: link, time_left: t.duration(leftMs, 'in'), expires_at: t.dateTime(reminder.expiresAt), unsubscribe_url: unsubscribeUrl };
+      return this.templates.mail(product.id, 'reminder', entry.locale, values, () => invitationReminderMail(t, product.name, link, unsubscribeUrl, leftMs));
+    };
+    const { sent, untried } = await this.sender.sendEach([entry], product, content, {
       kind: 'reminder',
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

@@ -37,3 +37,4 @@ export * from './startup/dependencies';
 export * from './nest/outages';
 export * from './i18n/locales';
 export * from './i18n/messages';
+export * from './templates';

@@ -15,19 +15,24 @@ const DIRECTIVES = {
 
 /** The hosted sign-up form (/w/…) may be embedded in the product's own site. */
 const EMBEDDABLE = /^\/w\//;
+/** A page that runs scripts of its own: its route's pattern and the hashes of the only scripts it may run, which may call us. */
+export interface ScriptedPage {
+  route: string;
+  scriptHashes: string[];
+}
 /** Bull Board serves its own page and assets (scripts, fonts), behind the operator login. */
 const OWN_POLICY = /^\/admin\/queues(\/|$)/;
 
 /**
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
- * HSTS when the service is reached over https; per route, the sign-up form may be framed and Bull
- * Board keeps its own policy. Each policy's headers are the same for every request, so helmet runs
+ * HSTS when the service is reached over https; per route, the sign-up form may be framed, a page with
+ * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy. Each policy's headers are the same for every request, so helmet runs
  * once per policy here and each answer gets the headers it wrote as Fastify reply headers: running
  * helmet's middleware per request (a dozen raw setHeader calls, which also put Node's writeHead on its
  * slow path) cost the hot reads a few per cent of the api's time.
  */
-export async function registerSecurityHeaders(app: NestFastifyApplication, https: boolean): Promise<void> {
+export async function registerSecurityHeaders(app: NestFastifyApplication, https: boolean, scripted: ScriptedPage[] = []): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   const options: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
@@ -39,10 +44,15 @@ export async function registerSecurityHeaders(app: NestFastifyApplication, https
   };
   const everywhere = await headersOf(options);
   const embeddable = await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives: { ...DIRECTIVES, frameAncestors: null } } });
+  const withScripts = new Map<string, Record<string, string>>();
+  for (const { route, scriptHashes } of scripted) {
+    const directives = { ...DIRECTIVES, scriptSrc: scriptHashes, connectSrc: ["'self'"] };
+    withScripts.set(route, await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives } }));
+  }
   fastify.addHook('onRequest', (request, reply, done) => {
     // The route's pattern, or the path for an unknown route (404).
     const route = request.routeOptions.url ?? request.url;
-    if (!OWN_POLICY.test(route)) void reply.headers(EMBEDDABLE.test(route) ? embeddable : everywhere);
+    if (!OWN_POLICY.test(route)) void reply.headers(EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
     done();
   });
 }

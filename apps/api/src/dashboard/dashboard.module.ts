@@ -9,6 +9,7 @@ import { LoginHooksModule } from '../login-hooks/login-hooks.module';
 import { ProductsModule } from '../products/products.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { ReleasesModule } from '../releases/releases.module';
+import { TemplatesModule } from '../templates/templates.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BulkActions } from './bulk-actions';
 import { DashboardBulkController } from './bulk.controller';
@@ -25,11 +26,12 @@ import { DashboardReleasesController } from './releases.controller';
 import { Replies } from './replies';
 import { DashboardSettingsController } from './settings.controller';
 import { DashboardSignInController } from './sign-in.controller';
+import { DashboardTemplatesController } from './templates.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The team dashboard: a controller per section, over the same services as the API. */
 @Module({
-  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule],
+  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule, TemplatesModule],
   controllers: [
     DashboardSignInController,
     DashboardProductsController,
@@ -42,6 +44,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardWebhooksController,
     DashboardLoginHooksController,
     DashboardSettingsController,
+    DashboardTemplatesController,
   ],
   providers: [BulkActions, DashboardCookies, OverviewService, Replies],
 })

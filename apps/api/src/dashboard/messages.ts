@@ -19,6 +19,10 @@ export interface Notice {
   /** A webhook.test event is on its way. */
   sent?: boolean;
   saved?: boolean;
+  /** A mail template is gone: its mails are the default again. */
+  reset?: boolean;
+  /** A template's test mail went to this address. */
+  testMailTo?: string;
   invitedNext?: { invited: number; failed: number };
   /** What a bulk action of the entries list did. */
   bulk?: BulkOutcome;

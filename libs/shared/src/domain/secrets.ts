@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key' | 'usr' | 'lh' | 'rfl' | 'rel' | 'run';
+export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key' | 'usr' | 'lh' | 'rfl' | 'rel' | 'run' | 'tpl';
 
 /** A prefixed id such as ent_5f0c…: 96 random bits, hex. */
 export function newId(prefix: IdPrefix): string {

@@ -110,6 +110,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['keys', 'API keys'],
   ['sign-up-hooks', 'Sign-up hooks'],
+  ['templates', 'Mail templates'],
   ['settings', 'Settings'],
 ] as const;
 

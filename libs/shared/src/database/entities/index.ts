@@ -5,6 +5,7 @@ import { EventRecord } from './event';
 import { IdempotencyRecord } from './idempotency';
 import { LineCounter, PlaceChange, Referral, ReferralCredit, SuppressedAddress } from './line';
 import { LoginHook } from './login-hook';
+import { MailTemplate } from './mail-template';
 import { OutboxMessage } from './outbox';
 import { Product } from './product';
 import { Release, ReleaseRun } from './release';
@@ -17,6 +18,7 @@ export * from './event';
 export * from './idempotency';
 export * from './line';
 export * from './login-hook';
+export * from './mail-template';
 export * from './outbox';
 export * from './product';
 export * from './release';
@@ -46,4 +48,5 @@ export const ENTITIES = [
   LoginHook,
   Release,
   ReleaseRun,
+  MailTemplate,
 ];

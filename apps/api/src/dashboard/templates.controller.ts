@@ -1,0 +1,123 @@
+import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { isLocale, isMailKind, MailKind, STARTERS, TemplateSource } from '@app/shared';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { MailTemplatesService, TemplateProblem, TemplateSlot } from '../templates/mail-templates.service';
+import { TestMails } from '../templates/test-mails';
+import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { text } from './forms';
+import { InProduct, ProductPage } from './product-page';
+import { Replies } from './replies';
+import { LocaleSlot, resetTemplatePage, templateEditor, templatesPage } from './views/templates';
+
+/** The kind and language of a URL; anything else is no page. */
+function slotIn(at: ProductPage, kind: string, locale: string): TemplateSlot & { slot: LocaleSlot } {
+  if (!isMailKind(kind) || !(locale === 'all' || isLocale(locale))) throw new ApiError('not_found', 'No such page.');
+  return { productId: at.product.id, kind, locale: locale === 'all' ? null : locale, slot: locale };
+}
+
+const sourceIn = (body: Record<string, unknown> | undefined): TemplateSource => ({ subject: text(body?.subject), text: text(body?.text), html: text(body?.html) });
+
+/** A product's mail templates: by kind and language, edited with a live preview, test-sent to oneself, reset to the default. */
+@Controller('dashboard/:productId/:mode/templates')
+@UseGuards(DashboardGuard)
+@UseFilters(LoginRedirect)
+export class DashboardTemplatesController {
+  constructor(
+    private readonly templates: MailTemplatesService,
+    private readonly testMails: TestMails,
+    private readonly replies: Replies,
+  ) {}
+
+  @Get()
+  async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
+    await this.replies.page(reply, 200, templatesPage(at, await this.templates.list(at.product.id)));
+  }
+
+  @Get(':kind/:locale')
+  async edit(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    const saved = await this.templates.find(slot);
+    const source = saved ? { subject: saved.subject, text: saved.text, html: saved.html } : STARTERS[slot.kind];
+    const notice = await this.replies.notice(at.identity, this.path(at, slot.kind, slot.slot));
+    await this.replies.page(reply, 200, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved: saved !== null, notice, ...this.tryPreview(at, slot.kind, source) }));
+  }
+
+  @Post(':kind/:locale')
+  async save(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    const source = sourceIn(body);
+    try {
+      await this.templates.save(slot, source);
+    } catch (error) {
+      return this.refused(reply, at, slot, source, error);
+    }
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { saved: true });
+  }
+
+  /** The mail the fields make of sample values, or why they are refused (400, with line and column), as JSON for the editor's script. */
+  @Post(':kind/:locale/preview')
+  async preview(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    try {
+      await reply.status(200).header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name));
+    } catch (error) {
+      if (!(error instanceof TemplateProblem)) throw error;
+      const { part, line, column } = error.refused;
+      await reply.status(400).header('Cache-Control', 'no-store').send({ error: { code: error.code, message: error.message, param: part, line, column } });
+    }
+  }
+
+  /** The fields as typed, rendered on sample values, to the signed-in member's own address. */
+  @Post(':kind/:locale/test')
+  async test(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    const source = sourceIn(body);
+    let mail: TemplateSource;
+    try {
+      mail = this.templates.preview(slot.kind, source, at.product.name);
+    } catch (error) {
+      return this.refused(reply, at, slot, source, error);
+    }
+    try {
+      await this.testMails.send(at.identity.user.email, at.product, mail);
+    } catch {
+      return this.refused(reply, at, slot, source, new ApiError('mail_failed', 'The mail server did not take the test mail; try again.'));
+    }
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { testMailTo: at.identity.user.email });
+  }
+
+  /** What going back to the default loses; its button posts to reset. */
+  @Get(':kind/:locale/reset')
+  async confirmReset(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    await this.replies.page(reply, 200, resetTemplatePage(at, slot.kind, slot.slot));
+  }
+
+  @Post(':kind/:locale/reset')
+  async reset(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Res() reply: FastifyReply): Promise<void> {
+    const slot = slotIn(at, kind, locale);
+    await this.templates.reset(slot);
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { reset: true });
+  }
+
+  private path(at: ProductPage, kind: MailKind, slot: LocaleSlot): string {
+    return `${at.base}/templates/${kind}/${slot}`;
+  }
+
+  private tryPreview(at: ProductPage, kind: MailKind, source: TemplateSource): { preview?: TemplateSource; error?: string } {
+    try {
+      return { preview: this.templates.preview(kind, source, at.product.name) };
+    } catch (error) {
+      if (error instanceof TemplateProblem) return { error: error.message };
+      throw error;
+    }
+  }
+
+  /** The editor again, as typed, with why it was refused. */
+  private async refused(reply: FastifyReply, at: ProductPage, slot: TemplateSlot & { slot: LocaleSlot }, source: TemplateSource, error: unknown): Promise<void> {
+    if (!(error instanceof ApiError)) throw error;
+    const saved = (await this.templates.find(slot)) !== null;
+    await this.replies.page(reply, error.status, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved, error: error.message }));
+  }
+}

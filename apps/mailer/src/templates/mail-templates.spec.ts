@@ -1,0 +1,32 @@
+import { MailTemplate, STARTERS } from '@app/shared';
+import { DataSource } from 'typeorm';
+import { MailTemplates } from './mail-templates';
+
+/** A DataSource that knows one template row, and counts how often its whole row is read. */
+function databaseWith(row: MailTemplate) {
+  const reads = { rows: 0 };
+  const db = {
+    query: async () => [{ id: row.id, updated_at: row.updatedAt }],
+    getRepository: () => ({ findOneBy: async () => (reads.rows++, row) }),
+  } as unknown as DataSource;
+  return { db, reads };
+}
+
+const VALUES = { product_name: 'Acme', confirm_url: 'https://w.example/confirm/t', kept_for: '3 days', unsubscribe_url: 'https://w.example/unsubscribe/u' };
+const fallback = () => ({ subject: 'default', text: 'default', html: 'default' });
+
+describe(MailTemplates.name, () => {
+  it('compile a template once per change, not once per mail', async () => {
+    const row = Object.assign(new MailTemplate(), { id: 'tpl_1', productId: 'prod_1', kind: 'confirmation', locale: null, ...STARTERS.confirmation, updatedAt: new Date(1_000) });
+    const { db, reads } = databaseWith(row);
+    const templates = new MailTemplates(db);
+    for (let i = 0; i < 3; i++) await templates.mail('prod_1', 'confirmation', undefined, VALUES, fallback);
+    expect(reads.rows).toBe(1);
+
+    row.updatedAt = new Date(2_000);
+    row.subject = 'Changed for {{ product_name }}';
+    const mail = await templates.mail('prod_1', 'confirmation', undefined, VALUES, fallback);
+    expect([reads.rows, mail.subject]).toEqual([2, 'Changed for Acme']);
+    expect(mail.text).toMatch(/https:\/\/w\.example\/confirm\/t[\s\S]*\n\nUnsubscribe: https:\/\/w\.example\/unsubscribe\/u\n$/);
+  });
+});

@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CompiledTemplate, compileTemplate, MailKind, MailTemplate, renderTemplate, TemplateValues, withUnsubscribeFooter } from '@app/shared';
+import { DataSource } from 'typeorm';
+import { MailContent } from '../mails/layout';
+
+/** Templates compiled, by id and the time of their last change; at most this many kept. */
+const CACHE_SIZE = 500;
+
+/**
+ * The mail a product wrote for a kind and a language, else its mail for every language, else the
+ * service's default. A template is compiled once per change, not per mail: each mail asks only which
+ * template applies and when it last changed. Whatever the template says, the service's unsubscribe
+ * footer follows its text and its HTML (the List-Unsubscribe headers are MailSender's).
+ */
+@Injectable()
+export class MailTemplates {
+  private readonly logger = new Logger(MailTemplates.name);
+  private readonly compiled = new Map<string, CompiledTemplate>();
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async mail(
+    productId: string,
+    kind: MailKind,
+    locale: string | undefined,
+    values: TemplateValues & { unsubscribe_url: string },
+    defaultMail: () => MailContent,
+  ): Promise<MailContent> {
+    const template = await this.find(productId, kind, locale);
+    if (!template) return defaultMail();
+    try {
+      return withUnsubscribeFooter(renderTemplate(template, values), values.unsubscribe_url);
+    } catch (error) {
+      // Checked on sample values at save; a real value may still pass a limit. The default mail goes instead.
+      this.logger.warn({ msg: `The ${kind} template of ${productId} did not render, the default mail went instead: ${(error as Error).message}` });
+      return defaultMail();
+    }
+  }
+
+  private async find(productId: string, kind: MailKind, locale: string | undefined): Promise<CompiledTemplate | undefined> {
+    const [found]: { id: string; updated_at: Date }[] = await this.db.query(
+      `SELECT id, updated_at FROM mail_templates WHERE product_id = $1 AND kind = $2 AND (locale = $3 OR locale IS NULL)
+       ORDER BY locale NULLS LAST LIMIT 1`,
+      [productId, kind, locale ?? null],
+    );
+    if (!found) return undefined;
+    const key = `${found.id}@${found.updated_at.getTime()}`;
+    const cached = this.compiled.get(key);
+    if (cached) return cached;
+    const row = await this.db.getRepository(MailTemplate).findOneBy({ id: found.id });
+    if (!row) return undefined;
+    const template = compileTemplate(kind, row);
+    if (this.compiled.size >= CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value!);
+    this.compiled.set(key, template);
+    return template;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './engine';
+export * from './footer';
+export * from './starters';
+export * from './variables';
