@@ -11,6 +11,7 @@ import { LineService } from '../line/line.service';
 import { MILESTONES_FORM } from '../referrals/milestones';
 import { changedRules } from '../referrals/protection';
 import { REFERRAL_SETTINGS } from '../referrals/referrals.dto';
+import { QUESTIONS_FORM } from './questions-form';
 
 export interface NewProduct {
   name: string;
@@ -62,6 +63,8 @@ export const PRODUCT_SETTINGS = z.object({
       .regex(/^[1-9]\d{0,6}$/, 'The capacity must be a whole number from 1 to 9,999,999, or empty for none')
       .transform(Number),
   ),
+  /** What the sign-up asks, one question a line (questions-form.ts). */
+  questions: QUESTIONS_FORM,
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 

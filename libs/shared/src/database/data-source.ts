@@ -20,8 +20,9 @@ import { Milestones1763913600000 } from './migrations/1763913600000-milestones';
 import { Imports1764000000000 } from './migrations/1764000000000-imports';
 import { ClaimWindow1764003600000 } from './migrations/1764003600000-claim-window';
 import { Releases1764007200000 } from './migrations/1764007200000-releases';
+import { QuestionsAndAttribution1764021600000 } from './migrations/1764021600000-questions-and-attribution';
 
-export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, DurableJobs1763841600000, Operators1763848800000, ReferralCreditsAndLineOrder1763856000000, IntegrationKit1763863200000, EntryCounts1763870400000, FanOutFromOutbox1763877600000, CounterStripes1763884800000, ConfirmationsFromOutbox1763892000000, ReferralStatesAndPlaceHistory1763899200000, Leaderboard1763906400000, Milestones1763913600000, Imports1764000000000, ClaimWindow1764003600000, Releases1764007200000];
+export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, DurableJobs1763841600000, Operators1763848800000, ReferralCreditsAndLineOrder1763856000000, IntegrationKit1763863200000, EntryCounts1763870400000, FanOutFromOutbox1763877600000, CounterStripes1763884800000, ConfirmationsFromOutbox1763892000000, ReferralStatesAndPlaceHistory1763899200000, Leaderboard1763906400000, Milestones1763913600000, Imports1764000000000, ClaimWindow1764003600000, Releases1764007200000, QuestionsAndAttribution1764021600000];
 
 /** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
 export function dataSourceOptions(url: string): DataSourceOptions {

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ClaimExpiry } from '../../domain/claim-window';
+import type { Question } from '../../domain/questions';
 import type { CreditAfter, LeaderboardSetting, Milestone, ProtectionLevel } from '../../domain/referrals';
 
 /** The team's own referral thresholds, each over its protection level's default (apps/api/src/referrals/protection.ts). */
@@ -39,4 +40,6 @@ export class Product {
   @Column('text', { name: 'claim_expiry', default: 'back_in_line' }) claimExpiry!: ClaimExpiry;
   /** At most this many entries of a mode invited and not redeemed, with a code not expired; null (the default): no cap. */
   @Column('int', { nullable: true }) capacity!: number | null;
+  /** What the sign-up asks, in order; none by default. */
+  @Column('jsonb', { default: [] }) questions!: Question[];
 }
