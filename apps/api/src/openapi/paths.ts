@@ -7,6 +7,7 @@ import { MOVE_UP, PLACE_HISTORY, PlaceHistory, STANDING, Standing } from '../lin
 import { REFERRAL, REFERRAL_ID, REFERRAL_PAGE, ReferralView } from '../referrals/referrals.dto';
 import { IMPORT_QUERY, IMPORT_REPORT, ImportReport } from '../imports/imports.dto';
 import { exampleEntry } from './examples';
+import { PROFILE_PATHS } from './profile-paths';
 import { RELEASE_PATHS } from './release-paths';
 import { answerHeaders, errorResponses, requestHeaders, secretKeyOperation } from './operations';
 
@@ -263,6 +264,7 @@ export const PATHS: ZodOpenApiPathsObject = {
       idempotent: true,
     }),
   },
+  ...PROFILE_PATHS,
   ...RELEASE_PATHS,
   [OPENAPI_JSON_PATH]: {
     get: {

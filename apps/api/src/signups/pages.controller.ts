@@ -1,4 +1,5 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, attributionOfPage } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
@@ -17,13 +18,16 @@ export class PagesController {
   constructor(
     private readonly signups: SignupsService,
     private readonly leaderboard: LeaderboardService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
-  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown): Promise<string> {
+  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Req() request: FastifyRequest): Promise<string> {
     const { product } = await this.notFoundIfUnknown(key);
-    return signupPage(product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
+    // This page is where the person landed; its Referer, where they came from.
+    const attribution = attributionOfPage(`${this.config.PUBLIC_BASE_URL}${request.url}`, request.headers.referer);
+    return signupPage(product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution);
   }
 
   @Get('w/:key/sent')

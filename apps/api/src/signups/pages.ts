@@ -1,17 +1,21 @@
-import { html, Milestone, SafeHtml } from '@app/shared';
+import { Attribution, html, Milestone, Question, SafeHtml } from '@app/shared';
 import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
+import { attributionFields, questionFields } from './question-fields';
 import type { ConfirmStatus, Friends } from './signups.service';
 
-export function signupPage(productName: string, key: string, ref: string | undefined): string {
+/** The hosted sign-up form: the address, the product's questions, and the visit's attribution in hidden fields. */
+export function signupPage(productName: string, key: string, ref: string | undefined, questions: Question[] = [], attribution: Attribution | null = null): string {
   return page(
     `Join the ${productName} waitlist`,
     html`<h1>Join the ${productName} waitlist</h1>
 <form method="post" action="/public/v1/signups">
   <input type="hidden" name="key" value="${key}">
   ${ref ? html`<input type="hidden" name="ref" value="${ref}">` : ''}
+  ${attributionFields(attribution)}
   <label for="email">Email address</label>
   <input id="email" type="email" name="email" required autocomplete="email" maxlength="254">
+  ${questionFields(questions)}
   <button type="submit">Join the waitlist</button>
 </form>
 <p class="muted">We will send you a mail to confirm your address.</p>`,

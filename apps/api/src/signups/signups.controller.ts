@@ -2,6 +2,7 @@ import { Controller, Options, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
+import { formDetails, jsonDetails } from './signup-fields';
 import { SIGNUP, SignupReceived } from './signups.dto';
 import { SignupsService } from './signups.service';
 
@@ -35,7 +36,8 @@ export class SignupsController {
       throw new ApiError('invalid_request', 'Send the sign-up as application/json or as an HTML form.');
     }
     const input = parseInput(SIGNUP, request.body, 'body');
-    await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip, requestId: request.id });
+    const details = isForm ? formDetails(request) : jsonDetails(request);
+    await this.signups.signUp({ ...input, ref: input.ref || undefined, ip: request.ip, requestId: request.id, details });
     if (isForm) await reply.redirect(`/w/${encodeURIComponent(input.key)}/sent`, 303);
     else await reply.status(202).send({ status: 'received' } satisfies SignupReceived);
   }

@@ -34,6 +34,7 @@ import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { LineService } from '../line/line.service';
 import { ReferralLists } from '../referrals/referral-lists';
 import { ReferralsService } from '../referrals/referrals.service';
+import { checkedDetails, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
 
 type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
@@ -45,6 +46,7 @@ export interface SignupInput {
   ip: string;
   /** The request's X-Request-Id, carried to the confirmation mail's lines in the mailer's log. */
   requestId: string;
+  details: SignupDetails;
 }
 
 /** What a hosted confirm page shows about the entry behind its link. */
@@ -104,13 +106,14 @@ export class SignupsService {
     const scope = await this.scopeOfPublishableKey(input.key);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
+    const details = await checkedDetails(this.db, scope, input.details);
     await this.limits.signupFromIp(input.ip);
     // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
     // Taken before it is known whether the address is new, so that every sign-up is one statement, and
     // given back when no mail goes out after all.
     const mailbox = canonicalEmail(email);
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
-    const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId);
+    const { created, mailed } = await this.write(scope, email, input.ref, mailDue, input.requestId, details);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
     this.pace.note(write, performance.now() - started);
@@ -130,7 +133,9 @@ export class SignupsService {
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
-   * no longer pending); any other, nothing. Whether it created an entry and wrote a confirmation mail.
+   * no longer pending); any other, nothing. A new entry's answers and attribution, when it has any,
+   * go in its entry_details row; a known address keeps its first ones (docs/decisions.md). Whether it
+   * created an entry and wrote a confirmation mail.
    */
   private async write(
     scope: KeyScope,
@@ -138,6 +143,7 @@ export class SignupsService {
     ref: string | undefined,
     mailDue: boolean,
     httpRequestId: string,
+    details: { answers: object | null; attribution: object | null },
   ): Promise<{ created: boolean; mailed: boolean }> {
     const now = this.clock.now();
     const id = newId('ent');
@@ -166,6 +172,9 @@ export class SignupsService {
          INSERT INTO daily_event_counts (product_id, mode, day, type, count)
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
          ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
+       ), details AS (
+         INSERT INTO entry_details (entry_id, answers, attribution)
+         SELECT id, $16::jsonb, $17::jsonb FROM entry WHERE $16::jsonb IS NOT NULL OR $17::jsonb IS NOT NULL
        )
        SELECT EXISTS (SELECT FROM entry) AS created, EXISTS (SELECT FROM mail) AS mailed`,
       [
@@ -173,6 +182,7 @@ export class SignupsService {
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id }, newId('rfl'),
+        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution),
       ],
     );
     return written;
