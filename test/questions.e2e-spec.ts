@@ -151,6 +151,14 @@ describe('sign-up questions and attribution', () => {
     expect(page).toContain('<th>utm_campaign</th><td>launch</td>');
   });
 
+  it('a bulk action on every matching entry keeps the filter on answers and attribution', async () => {
+    const ask = await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/entries/bulk?action=move-up&places=1&scope=filter&question=role&answer=Founder`, headers: { cookie } });
+    expect(ask.text).toContain('Move up 1 entry by 1 place each?');
+    expect(ask.text).toContain('<input type="hidden" name="question" value="role"><input type="hidden" name="answer" value="Founder">');
+    const page = (await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/entries?utm_source=newsletter`, headers: { cookie } })).text;
+    expect(page).toContain('<input type="hidden" name="utm_source" value="newsletter">');
+  });
+
   it('the CSV export ends with the attribution columns and the answers', async () => {
     const csv = (await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/entries.csv?utm_source=newsletter`, headers: { cookie } })).text.trim().split('\r\n');
     expect(csv[0]).toBe('id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing_page,answers');
