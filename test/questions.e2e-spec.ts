@@ -145,6 +145,7 @@ describe('sign-up questions and attribution', () => {
     expect(await emails('question=tools&answer=Slack')).toEqual(['form@example.com', 'kept@example.com']);
     expect(await emails('question=role&answer=Founder')).toEqual(['kept@example.com']);
     expect(await emails('question=consent&answer=true')).toEqual(['form@example.com', 'kept@example.com', 'referer@example.com']);
+    expect(await emails('question=consent&answer=yes')).toEqual(['form@example.com', 'kept@example.com', 'referer@example.com']);
     expect(await emails('utm_source=nobody')).toEqual([]);
     const page = (await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/entries/${(await entryOf('kept@example.com')).id}`, headers: { cookie } })).text;
     expect(page).toContain('<th>Your role</th><td style="white-space:pre-wrap">Founder</td>');

@@ -100,8 +100,9 @@ function detailsMatch(filters: DetailFilters, parameter: (value: unknown) => str
   if (filters.answer) {
     const key = parameter(filters.answer.key);
     const value = parameter(filters.answer.value);
-    // Text and choices match whole; a checkbox reads as true or false; a multiple choice holds the value.
-    match.push(`(d.answers ->> ${key}::text = ${value}::text OR d.answers -> ${key}::text @> jsonb_build_array(${value}::text))`);
+    // Text and choices match whole; a multiple choice holds the value; a checkbox reads as true or false, or as the entry page shows it, yes or no.
+    const box = `CASE ${value}::text WHEN 'yes' THEN 'true'::jsonb WHEN 'no' THEN 'false'::jsonb END`;
+    match.push(`(d.answers ->> ${key}::text = ${value}::text OR d.answers -> ${key}::text @> jsonb_build_array(${value}::text) OR d.answers -> ${key}::text = ${box})`);
   }
   return `EXISTS (SELECT FROM entry_details d WHERE ${match.join(' AND ')})`;
 }

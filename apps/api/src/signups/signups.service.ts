@@ -106,8 +106,8 @@ export class SignupsService {
     const scope = await this.scopeOfPublishableKey(input.key);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
-    const details = await checkedDetails(this.db, scope, input.details);
     await this.limits.signupFromIp(input.ip);
+    const details = await checkedDetails(this.db, scope, input.details);
     // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
     // Taken before it is known whether the address is new, so that every sign-up is one statement, and
     // given back when no mail goes out after all.
