@@ -53,6 +53,12 @@ describe(checkAnswers.name, () => {
     expect(problem({ ...good, [key]: value })).toEqual({ key, message });
   });
 
+  it("reads only the answers' own keys, whatever a question's key is named", () => {
+    const named: Question[] = [{ key: 'constructor', type: 'short_text', required: false, label: 'Built by' }, { key: 'tostring', type: 'checkbox', required: false, label: 'x' }];
+    expect(checkAnswers(named, {})).toEqual({ answers: {} });
+    expect(checkAnswers([{ key: 'valueOf', type: 'short_text', required: false, label: 'x' }], {})).toEqual({ answers: {} });
+  });
+
   it('keeps line breaks in a long answer', () => {
     expect(checkAnswers(QUESTIONS, { ...good, story: 'one\r\ntwo' })).toEqual({ answers: { ...good, story: 'one\r\ntwo' } });
   });

@@ -37,8 +37,9 @@ export function checkAnswers(questions: Question[], raw: unknown, from: AnswersF
   if (unknownKey !== undefined) return { problem: { key: unknownKey, message: 'no question has this key' } };
   const answers: Answers = {};
   for (const question of questions) {
-    // A form leaves an unticked box out.
-    const value = from === 'form' && question.type === 'checkbox' && given[question.key] === undefined ? '' : given[question.key];
+    // Own keys only: a question keyed "constructor" must not read Object.prototype's. A form leaves an unticked box out.
+    const own = Object.hasOwn(given, question.key) ? given[question.key] : undefined;
+    const value = from === 'form' && question.type === 'checkbox' && own === undefined ? '' : own;
     const answer = answerTo(question, value, from);
     const problem = (message: string) => ({ problem: { key: question.key, message } });
     if (typeof answer === 'object' && !Array.isArray(answer)) return problem(answer.problem);
