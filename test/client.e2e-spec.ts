@@ -214,6 +214,7 @@ describe(WaitlistClient.name, () => {
       expect((await client.listEntries({ state: 'pending' })).data.map((entry) => entry.email)).toEqual(['dee@example.com']);
       expect(await client.listEntries({ email: ' Ada@Example.com ' })).toEqual({ data: [all.data[3]], nextCursor: null });
       expect(await client.getEntry(ada.id)).toEqual(all.data[3]);
+      expect(await client.getEntryProfile(ada.id)).toEqual({ id: ada.id, locale: 'en', answers: {}, attribution: {} });
     });
 
     it('invites and invites again by mail; the code verifies, redeems once, and the address is invited', async () => {

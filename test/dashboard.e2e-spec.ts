@@ -467,7 +467,7 @@ describe('dashboard: entry actions through the API’s services', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toContain('attachment');
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals,locale');
+    expect(lines[0]).toBe('id,email,state,createdAt,confirmedAt,invitedAt,redeemedAt,referralCode,referrals,locale,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing_page,answers');
     expect(lines.slice(1).map((line) => line.split(',')[1]).sort()).toEqual(['guest@example.com', 'second@example.com', 'third@example.com']);
     expect((await stack.request({ method: 'GET', url: `/dashboard/${other.id}/test/entries.csv`, headers: { cookie } })).status).toBe(404);
 

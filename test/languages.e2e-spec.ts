@@ -131,7 +131,7 @@ describe('languages: the person’s own, for its pages and mails', () => {
   it('the profile route answers the language; the Entry object keeps its fields; the dashboard shows and exports it, and sets the default', async () => {
     const anna = await entryOf('anna@example.com');
     const profile = await stack.request({ method: 'GET', url: `/api/v1/entries/${anna.id}/profile`, headers: bearer(product.keys.test.secret) });
-    expect([profile.status, profile.json()]).toEqual([200, { id: anna.id, locale: 'de' }]);
+    expect([profile.status, profile.json()]).toEqual([200, { id: anna.id, locale: 'de', answers: {}, attribution: {} }]);
     expect((await stack.request({ method: 'GET', url: `/api/v1/entries/${anna.id}/profile`, headers: bearer(product.keys.live.secret) })).status).toBe(404);
     expect((await stack.request({ method: 'GET', url: '/api/v1/entries/ent_unknown/profile', headers: bearer(product.keys.test.secret) })).status).toBe(404);
     expect((await stack.request({ method: 'GET', url: `/api/v1/entries/${anna.id}`, headers: bearer(product.keys.test.secret) })).json()).not.toHaveProperty('locale');
@@ -141,8 +141,9 @@ describe('languages: the person’s own, for its pages and mails', () => {
     const base = `/dashboard/${product.id}/test`;
     expect((await get(`${base}/entries/${anna.id}`, { cookie })).text).toContain('<tr><th>Language</th><td>Deutsch (de)</td></tr>');
     const csv = (await get(`${base}/entries.csv`, { cookie })).text.trim().split('\r\n');
-    expect(csv[0].endsWith(',referrals,locale')).toBe(true);
-    expect(csv.find((line) => line.includes('anna@example.com'))!.endsWith(',de')).toBe(true);
+    expect(csv[0]).toContain(',referrals,locale,');
+    // The language, then attribution and answers, which this sign-up left empty.
+    expect(csv.find((line) => line.includes('anna@example.com'))!.endsWith(',de,,,,,,,,')).toBe(true);
 
     const saved = await postForm(`${base}/settings`, { _csrf: csrf, name: 'Acme', referralPlaces: '1', leaderboardSize: '10', claimExpiry: 'back_in_line', defaultLocale: 'fr' }, { cookie });
     expect(saved.status).toBe(303);

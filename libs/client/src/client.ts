@@ -1,7 +1,7 @@
 import { apiError, parseAnswer } from './answers.js';
 import { WaitlistError, WaitlistNetworkError, WaitlistTimeoutError } from './errors.js';
 import { retryDelayMs, sleep } from './retry.js';
-import type { CodeCheck, Entry, EntryFilter, EntryPage, ImportOptions, ImportReport, InviteNextResult, ListEntriesParams, NewRelease, PageParams, PlaceHistory, PlaceInLine, Referral, ReferralPage, Release, ReleaseChanges, ReleaseRun } from './types.js';
+import type { CodeCheck, Entry, EntryFilter, EntryPage, EntryProfile, ImportOptions, ImportReport, InviteNextResult, ListEntriesParams, NewRelease, PageParams, PlaceHistory, PlaceInLine, Referral, ReferralPage, Release, ReleaseChanges, ReleaseRun } from './types.js';
 
 export interface WaitlistClientOptions {
   /** Where the service answers, such as https://waitlist.example.com; a path prefix is kept. */
@@ -98,6 +98,11 @@ export class WaitlistClient {
 
   getEntry(id: string, options?: RequestOptions): Promise<Entry> {
     return this.#send({ method: 'GET', path: entryPath(id), repeatable: true, options });
+  }
+
+  /** The entry's answers to the sign-up questions and where it came from (the first sign-up of its address). */
+  getEntryProfile(id: string, options?: RequestOptions): Promise<EntryProfile> {
+    return this.#send({ method: 'GET', path: `${entryPath(id)}/profile`, repeatable: true, options });
   }
 
   /** Removes the entry whatever its state; a code already mailed stops working. */

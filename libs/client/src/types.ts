@@ -22,6 +22,28 @@ export interface Entry {
   referrals: number;
 }
 
+/** An answer to a sign-up question: text (short_text, long_text, single_choice), the choices ticked (multiple_choice), or a checkbox's true or false. */
+export type Answer = string | string[] | boolean;
+
+/** What is known of the person behind an entry: its language, its sign-up's answers by question key, and where it came from ({} when nothing is known). */
+export interface EntryProfile {
+  id: string;
+  /** The language of its mails and hosted pages. */
+  locale: 'en' | 'de' | 'fr' | 'es';
+  answers: Record<string, Answer>;
+  attribution: {
+    utm_source?: string;
+    utm_medium?: string;
+    utm_campaign?: string;
+    utm_term?: string;
+    utm_content?: string;
+    /** The page before the sign-up page. */
+    referrer?: string;
+    /** The sign-up page. */
+    landing_page?: string;
+  };
+}
+
 /** A page of entries, newest first; `nextCursor` is null on the last page. */
 export interface EntryPage {
   data: Entry[];

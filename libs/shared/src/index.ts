@@ -38,3 +38,5 @@ export * from './nest/outages';
 export * from './i18n/locales';
 export * from './i18n/messages';
 export * from './templates';
+export * from './domain/questions';
+export * from './domain/attribution';

@@ -9,7 +9,7 @@ import type { ListQuery } from '../entries/entries.service';
 import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
 import { LineService } from '../line/line.service';
-import { digits, entryFilters, parseForm, text, texts } from './forms';
+import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text, texts } from './forms';
 import { refusal } from './messages';
 
 export const BULK_ACTIONS = ['invite', 'move-up', 'delete'] as const;
@@ -44,7 +44,8 @@ export function bulkRequest(form: Record<string, unknown> | undefined): BulkRequ
   const action = text(form?.action);
   if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw new ApiError('invalid_request', 'Choose an action: invite, move up or delete.', { param: 'action' });
   const places = action === 'move-up' ? parseForm(MOVE_UP, { places: digits(form?.places) }).places : undefined;
-  const filters = entryFilters({ email: text(form?.email), state: text(form?.state) }, false);
+  const detailFields = Object.fromEntries(DETAIL_FILTER_FIELDS.map((field) => [field, text(form?.[field])]));
+  const filters = entryFilters({ email: text(form?.email), state: text(form?.state), ...detailFields }, false);
   if (text(form?.scope) === 'filter') return { action: action as BulkAction, places, ids: null, filters };
   const ids = [...new Set(texts(form?.ids))];
   if (ids.length === 0 || ids.length > BULK_LIMIT) {

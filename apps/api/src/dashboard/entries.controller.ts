@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { EntriesService } from '../entries/entries.service';
+import { ProfileService } from '../entries/profile.service';
 import { INVITE_NEXT } from '../invitations/invitations.dto';
 import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
@@ -12,7 +13,7 @@ import { PlaceHistoryService } from '../line/place-history';
 import { ReferralLists } from '../referrals/referral-lists';
 import { csvOf } from './csv';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { digits, entryFilters, parseForm } from './forms';
+import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text } from './forms';
 import { entryMessage } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
@@ -32,6 +33,7 @@ export class DashboardEntriesController {
     private readonly invitations: InvitationsService,
     private readonly referrals: ReferralLists,
     private readonly history: PlaceHistoryService,
+    private readonly profiles: ProfileService,
     private readonly replies: Replies,
   ) {}
 
@@ -41,14 +43,15 @@ export class DashboardEntriesController {
     const { data, nextCursor } = await this.entries.list(at.scope, filters);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
     const notice = await this.replies.notice(at.identity, `${at.base}/entries`);
-    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state, bulk: notice?.bulk, imported: notice?.imported }));
+    const detailFilters = Object.fromEntries(DETAIL_FILTER_FIELDS.flatMap((field) => (text(query[field]).trim() ? [[field, text(query[field]).trim()]] : [])));
+    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state, bulk: notice?.bulk, imported: notice?.imported, detailFilters }));
   }
 
   /** The filtered entries as CSV, newest first, a thousand at a time. */
   @Get('entries.csv')
   async export(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const filters = entryFilters(query, false);
-    const rows = csvOf((cursor) => this.entries.listWithLocale(at.scope, { ...filters, limit: 1000, cursor }));
+    const rows = csvOf((cursor) => this.entries.listWithLocale(at.scope, { ...filters, limit: 1000, cursor }), (ids) => this.profiles.detailsOf(ids));
     await this.replies.csv(reply, `entries-${at.mode}.csv`, rows);
   }
 
@@ -63,6 +66,7 @@ export class DashboardEntriesController {
       referrals: (await this.referrals.list(at.scope, id, { limit: 100 })).data,
       history: (await this.history.list(at.scope, id, { limit: 100 })).data,
       milestones: await this.referrals.milestonesOf(id),
+      details: (await this.profiles.detailsOf([id])).get(id),
       message: typeof message === 'string' ? entryMessage(message) : undefined,
     };
     await this.replies.page(reply, 200, entryPage(at, view));

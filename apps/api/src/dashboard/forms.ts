@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.dto';
-import type { ListQuery } from '../entries/entries.service';
+import type { DetailFilters, ListQuery } from '../entries/entries.service';
 import { PRODUCT_SETTINGS, ProductSettings } from '../products/products.service';
 import { fieldWords } from './messages';
 
@@ -36,10 +36,26 @@ export function entryFilters(query: Record<string, unknown>, paged: boolean): Li
   // No address holds a control character, and PostgreSQL text cannot hold a NUL at all.
   if (/\p{Cc}/u.test(search)) throw new ApiError('invalid_request', 'Search for an address or a part of one, without control characters.');
   const filters = Object.entries(query).filter(([key, value]) => value !== '' && key !== 'email' && (paged || key !== 'cursor'));
-  const parsed = parseInput(LIST_QUERY, Object.fromEntries(filters), 'query');
+  const details = detailFilters(query);
+  const parsed = { ...parseInput(LIST_QUERY, Object.fromEntries(filters), 'query'), ...(details ? { details } : {}) };
   if (!search) return parsed;
   const email = normalizeEmail(search);
   return email ? { ...parsed, email } : { ...parsed, emailContains: search };
+}
+
+/** The entries list's filters on answers and attribution, as the list, its CSV link and its bulk forms carry them. */
+export const DETAIL_FILTER_FIELDS = ['utm_source', 'utm_campaign', 'question', 'answer'] as const;
+
+/** The filters on entry_details, or none; an answer filter needs the question and the answer. */
+function detailFilters(query: Record<string, unknown>): DetailFilters | undefined {
+  const [utmSource, utmCampaign, question, answer] = DETAIL_FILTER_FIELDS.map((field) => {
+    const value = text(query[field]).trim();
+    if (value.length > 200 || /\p{Cc}/u.test(value)) throw new ApiError('invalid_request', 'Filter by text of at most 200 characters, without control characters.', { param: field });
+    return value || undefined;
+  });
+  if ((question === undefined) !== (answer === undefined)) throw new ApiError('invalid_request', 'To filter by an answer, choose the question and type the answer.', { param: 'answer' });
+  const filters: DetailFilters = { utmSource, utmCampaign, answer: question && answer ? { key: question, value: answer } : undefined };
+  return utmSource || utmCampaign || filters.answer ? filters : undefined;
 }
 
 /** A field a form may post several times (checkboxes): its text values. */

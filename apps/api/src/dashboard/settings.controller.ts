@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PRODUCT_SETTINGS, ProductsService } from '../products/products.service';
+import { questionsAsText } from '../products/questions-form';
 import { milestonesAsText } from '../referrals/milestones';
 import { rulesAsText } from '../referrals/protection';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
@@ -23,7 +24,7 @@ export class DashboardSettingsController {
   @Get('settings')
   async show(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/settings`);
-    await this.replies.page(reply, 200, settingsPage(at, { ...at.product, ...rulesAsText(at.product.referralRules), milestones: milestonesAsText(at.product.milestones) }, notice));
+    await this.replies.page(reply, 200, settingsPage(at, { ...at.product, ...rulesAsText(at.product.referralRules), milestones: milestonesAsText(at.product.milestones), questions: questionsAsText(at.product.questions) }, notice));
   }
 
   @Post('settings')

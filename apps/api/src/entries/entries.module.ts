@@ -6,6 +6,11 @@ import { EntriesService } from './entries.service';
 import { ProfileController } from './profile.controller';
 import { ProfileService } from './profile.service';
 
-/** Entries: list, read, delete, an entry's profile; the lists' cursors. */
-@Module({ imports: [KeysModule], controllers: [EntriesController, ProfileController], providers: [EntriesService, ProfileService, ListCursors], exports: [EntriesService, ListCursors] })
+/** Entries: list, read, delete; the lists' cursors; their profiles (language, answers and attribution). */
+@Module({
+  imports: [KeysModule],
+  controllers: [EntriesController, ProfileController],
+  providers: [EntriesService, ListCursors, ProfileService],
+  exports: [EntriesService, ListCursors, ProfileService],
+})
 export class EntriesModule {}

@@ -16,6 +16,15 @@ export interface ListQuery {
   emailContains?: string;
   limit: number;
   cursor?: string;
+  /** Only sign-ups with these details (the dashboard's filters; never from the API). */
+  details?: DetailFilters;
+}
+
+/** Filters on entry_details: a UTM source or campaign, an answer to a question (its text, one of its choices, true or false). */
+export interface DetailFilters {
+  utmSource?: string;
+  utmCampaign?: string;
+  answer?: { key: string; value: string };
 }
 
 @Injectable()
@@ -41,7 +50,8 @@ export class EntriesService {
 
   private async listed<Row extends EntryRow, View>(scope: ProductScope, query: ListQuery, columns: string, view: (row: Row) => View): Promise<Page<View>> {
     const contains = query.emailContains === undefined ? [] : [`contains:${query.emailContains}`];
-    const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains].join('|');
+    const details = query.details ? [`details:${JSON.stringify(query.details)}`] : [];
+    const context = [scope.productId, scope.mode, query.state ?? '', query.email ?? '', ...contains, ...details].join('|');
     const after = this.cursors.start(query.cursor, context);
     const values: unknown[] = [];
     const parameter = (value: unknown) => `$${values.push(value)}`;
@@ -49,6 +59,7 @@ export class EntriesService {
     if (query.state) where.push(`state = ${parameter(query.state)}`);
     if (query.email) where.push(`email = ${parameter(query.email)}`);
     if (query.emailContains) where.push(`email LIKE ${parameter(`%${query.emailContains.replace(/[\\%_]/g, '\\$&')}%`)} ESCAPE '\\'`);
+    if (query.details) where.push(detailsMatch(query.details, parameter));
     if (after) where.push(`(created_at, id) < (${parameter(after.createdAt)}, ${parameter(after.id)})`);
     const limit = parameter(query.limit + 1);
     const rows = await preparedQuery<Row>(
@@ -88,6 +99,21 @@ export class EntriesService {
       await recordEvent(manager, 'entry.deleted', scope, toEntry(record), now);
     });
   }
+}
+
+/** An EXISTS on the entry's details row; a scan of the scope's entries newest first, fine for a team's dashboard. */
+function detailsMatch(filters: DetailFilters, parameter: (value: unknown) => string): string {
+  const match = ['d.entry_id = entries.id'];
+  if (filters.utmSource !== undefined) match.push(`d.attribution ->> 'utm_source' = ${parameter(filters.utmSource)}`);
+  if (filters.utmCampaign !== undefined) match.push(`d.attribution ->> 'utm_campaign' = ${parameter(filters.utmCampaign)}`);
+  if (filters.answer) {
+    const key = parameter(filters.answer.key);
+    const value = parameter(filters.answer.value);
+    // Text and choices match whole; a multiple choice holds the value; a checkbox reads as true or false, or as the entry page shows it, yes or no.
+    const box = `CASE ${value}::text WHEN 'yes' THEN 'true'::jsonb WHEN 'no' THEN 'false'::jsonb END`;
+    match.push(`(d.answers ->> ${key}::text = ${value}::text OR d.answers -> ${key}::text @> jsonb_build_array(${value}::text) OR d.answers -> ${key}::text = ${box})`);
+  }
+  return `EXISTS (SELECT FROM entry_details d WHERE ${match.join(' AND ')})`;
 }
 
 /** The columns of an Entry, named as toEntry reads them. */

@@ -4,14 +4,14 @@ import { Scope, SecretKeyGuard } from '../keys/secret-key.guard';
 import type { EntryProfile } from './profile.dto';
 import { ProfileService } from './profile.service';
 
-/** GET /api/v1/entries/{id}/profile: the person behind an entry, beside the Entry object, which keeps its fields. */
+/** GET /api/v1/entries/{id}/profile: the person behind an entry (language, answers, attribution), beside the Entry object, which keeps its fields. */
 @Controller('api/v1/entries')
 @UseGuards(SecretKeyGuard)
 export class ProfileController {
   constructor(private readonly profiles: ProfileService) {}
 
   @Get(':id/profile')
-  get(@Scope() scope: KeyScope, @Param('id') id: string): Promise<EntryProfile> {
-    return this.profiles.get(scope, id);
+  profile(@Scope() scope: KeyScope, @Param('id') id: string): Promise<EntryProfile> {
+    return this.profiles.profile(scope, id);
   }
 }

@@ -6,8 +6,8 @@ import { CODE_CHECK, EMAIL_ONLY, INVITE_NEXT, INVITE_NEXT_RESULT, INVITED_ANSWER
 import { MOVE_UP, PLACE_HISTORY, PlaceHistory, STANDING, Standing } from '../line/line.dto';
 import { REFERRAL, REFERRAL_ID, REFERRAL_PAGE, ReferralView } from '../referrals/referrals.dto';
 import { IMPORT_QUERY, IMPORT_REPORT, ImportReport } from '../imports/imports.dto';
-import { ENTRY_PROFILE } from '../entries/profile.dto';
 import { exampleEntry } from './examples';
+import { PROFILE_PATHS } from './profile-paths';
 import { RELEASE_PATHS } from './release-paths';
 import { answerHeaders, errorResponses, requestHeaders, secretKeyOperation } from './operations';
 
@@ -178,17 +178,6 @@ export const PATHS: ZodOpenApiPathsObject = {
       errors: { 404: ['not_found'], 409: ['not_confirmed', 'already_invited'] },
     }),
   },
-  '/api/v1/entries/{id}/profile': {
-    get: secretKeyOperation({
-      operationId: 'getEntryProfile',
-      tags: ['Entries'],
-      summary: "Read an entry's profile",
-      description: "What is known about the person behind the entry beside the Entry object's fields: the language of its mails and hosted pages.",
-      path: ENTRY_ID,
-      ok: { status: 200, description: 'The profile.', schema: ENTRY_PROFILE, example: { id: WAITING.id, locale: 'de' } },
-      errors: { 404: ['not_found'] },
-    }),
-  },
   '/api/v1/entries/{id}/history': {
     get: secretKeyOperation({
       operationId: 'getPlaceHistory',
@@ -275,6 +264,7 @@ export const PATHS: ZodOpenApiPathsObject = {
       idempotent: true,
     }),
   },
+  ...PROFILE_PATHS,
   ...RELEASE_PATHS,
   [OPENAPI_JSON_PATH]: {
     get: {

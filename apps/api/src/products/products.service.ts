@@ -11,6 +11,7 @@ import { LineService } from '../line/line.service';
 import { MILESTONES_FORM } from '../referrals/milestones';
 import { changedRules } from '../referrals/protection';
 import { REFERRAL_SETTINGS } from '../referrals/referrals.dto';
+import { QUESTIONS_FORM } from './questions-form';
 
 export interface NewProduct {
   name: string;
@@ -67,6 +68,8 @@ export const PRODUCT_SETTINGS = z.object({
     (value) => (value === '' ? undefined : value),
     z.enum(LOCALES, { message: `The default language must be one of ${LOCALES.join(', ')}` }).optional(),
   ),
+  /** What the sign-up asks, one question a line (questions-form.ts). */
+  questions: QUESTIONS_FORM,
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 

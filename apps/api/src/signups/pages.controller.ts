@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { pickLocale, Product, translator, Translator } from '@app/shared';
+import { Body, Controller, Get, Header, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, attributionOfPage, pickLocale, Product, translator, Translator } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
@@ -26,13 +26,17 @@ export class PagesController {
     private readonly signups: SignupsService,
     private readonly status: EntryStatus,
     private readonly leaderboard: LeaderboardService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
-  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Headers('accept-language') accepted?: string): Promise<string> {
+  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Req() request: FastifyRequest): Promise<string> {
     const { product } = await this.notFoundIfUnknown(key);
-    return signupPage(browserLanguage(product, accepted), product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined);
+    // This page is where the person landed; its Referer, where they came from.
+    const attribution = attributionOfPage(`${this.config.PUBLIC_BASE_URL}${request.url}`, request.headers.referer);
+    const t = browserLanguage(product, request.headers['accept-language']);
+    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution);
   }
 
   @Get('w/:key/sent')

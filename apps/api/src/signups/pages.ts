@@ -1,17 +1,21 @@
-import { html, LANGUAGE_NAMES, LOCALES, Milestone, SafeHtml, Translator } from '@app/shared';
+import { Attribution, html, LANGUAGE_NAMES, LOCALES, Milestone, Question, SafeHtml, Translator } from '@app/shared';
 import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
 import type { ConfirmStatus, Friends } from './entry-status.service';
+import { attributionFields, questionFields } from './question-fields';
 
-export function signupPage(t: Translator, productName: string, key: string, ref: string | undefined): string {
+/** The hosted sign-up form: the address, the product's questions (in the team's own words), and the visit's attribution in hidden fields. */
+export function signupPage(t: Translator, productName: string, key: string, ref: string | undefined, questions: Question[] = [], attribution: Attribution | null = null): string {
   return page(
     t.text('page.signup.title', { product: productName }),
     html`<h1>${t.html('page.signup.title', { product: productName })}</h1>
 <form method="post" action="/public/v1/signups">
   <input type="hidden" name="key" value="${key}">
   ${ref ? html`<input type="hidden" name="ref" value="${ref}">` : ''}
+  ${attributionFields(attribution)}
   <label for="email">${t.text('page.signup.email')}</label>
   <input id="email" type="email" name="email" required autocomplete="email" maxlength="254">
+  ${questionFields(t, questions)}
   <button type="submit">${t.text('page.signup.submit')}</button>
 </form>
 <p class="muted">${t.text('page.signup.note')}</p>`,

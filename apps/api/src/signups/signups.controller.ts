@@ -3,6 +3,7 @@ import { pickLocale } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { parseInput } from '../common/validation';
+import { formDetails, jsonDetails } from './signup-fields';
 import { SIGNUP, SignupReceived } from './signups.dto';
 import { SignupsService } from './signups.service';
 
@@ -38,7 +39,8 @@ export class SignupsController {
     const input = parseInput(SIGNUP, request.body, 'body');
     // A hosted form names no language; the browser's is the person's, if we speak it.
     const locale = input.locale ?? (isForm ? pickLocale(request.headers['accept-language']) : undefined);
-    await this.signups.signUp({ ...input, ref: input.ref || undefined, locale, ip: request.ip, requestId: request.id });
+    const details = isForm ? formDetails(request) : jsonDetails(request);
+    await this.signups.signUp({ ...input, ref: input.ref || undefined, locale, ip: request.ip, requestId: request.id, details });
     if (isForm) await reply.redirect(`/w/${encodeURIComponent(input.key)}/sent`, 303);
     else await reply.status(202).send({ status: 'received' } satisfies SignupReceived);
   }

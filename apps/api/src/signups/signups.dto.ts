@@ -44,6 +44,27 @@ export const SIGNUP = z.object({
         'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',
       example: 'q3V9w2xZr8mN4bK7tY1pLc',
     }),
+  // Read and checked by the service against the product's questions (signup-details.ts); described here for the document.
+  answers: z
+    .unknown()
+    .meta({
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'boolean' }] },
+      description:
+        "Answers to the product's sign-up questions by question key: text for short_text (at most 200 characters) and long_text (2,000), one of the choices for single_choice, a list of them for multiple_choice, true or false for checkbox. An unknown key, a required question left out (or a required checkbox not true), a wrong type, an answer too long or a choice not offered is 400 invalid_request naming answers.<key>. A product without questions takes none ({} or absent). From an HTML form: fields answers[key], a ticked checkbox with any value.",
+      example: { role: 'Founder', consent: true },
+    })
+    .optional(),
+  attribution: z
+    .unknown()
+    .meta({
+      type: 'object',
+      properties: Object.fromEntries(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_page'].map((field) => [field, { type: 'string' }])),
+      description:
+        "Where the person came from: utm_source, utm_medium, utm_campaign, utm_term, utm_content (each cut to 200 characters), referrer and landing_page (http(s) URLs of at most 2,000 characters, else left out). Anything else is ignored, never refused. Without it, the request's Referer is taken as the landing page and its UTM parameters are read from it. From an HTML form: fields of these names (the hosted form carries them).",
+      example: { utm_source: 'newsletter', utm_campaign: 'launch' },
+    })
+    .optional(),
 });
 
 /** The same answer for every address, new or known, so that the endpoint tells nobody who is on a list. */

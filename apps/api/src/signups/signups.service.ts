@@ -26,6 +26,7 @@ import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 import { ReferralsService } from '../referrals/referrals.service';
 import { entryOfToken, tokenOf } from './entry-links';
+import { checkedDetails, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
 import { SignupWatches } from './signup-watches';
 
@@ -42,6 +43,8 @@ export interface SignupInput {
   requestId: string;
   /** The language asked for (the locale field, or the hosted form's Accept-Language); else the product's default. */
   locale?: Locale;
+  /** The product's questions' answers and the visit's attribution, as the request brought them (signup-details.ts). */
+  details: SignupDetails;
 }
 
 @Injectable()
@@ -78,12 +81,13 @@ export class SignupsService {
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);
+    const details = await checkedDetails(this.db, scope, input.details);
     // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
     // Taken before it is known whether the address is new, so that every sign-up is one statement, and
     // given back when no mail goes out after all.
     const mailbox = canonicalEmail(email);
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
-    const { created, mailed } = await this.write(scope, email, input, mailDue);
+    const { created, mailed } = await this.write(scope, email, input, mailDue, details);
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     if (input.watch !== undefined) await this.watches.note(input.watch, mailed);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
@@ -104,15 +108,18 @@ export class SignupsService {
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
-   * no longer pending); any other, nothing. Whether it created an entry, and the entry it wrote a confirmation mail for.
-   * The language, asked for or the product's default, is read on every path and written only with a
-   * new entry: a known address keeps its own.
+   * no longer pending); any other, nothing. A new entry's answers and attribution, when it has any,
+   * go in its entry_details row; a known address keeps its first ones (docs/decisions.md). The
+   * language, asked for or the product's default, is read on every path and written only with a new
+   * entry: a known address keeps its own. Whether it created an entry, and the entry it wrote a
+   * confirmation mail for.
    */
   private async write(
     scope: KeyScope,
     email: string,
     { ref, locale, requestId: httpRequestId }: SignupInput,
     mailDue: boolean,
+    details: { answers: object | null; attribution: object | null },
   ): Promise<{ created: boolean; mailed: string | null }> {
     const now = this.clock.now();
     const id = newId('ent');
@@ -142,6 +149,9 @@ export class SignupsService {
          INSERT INTO daily_event_counts (product_id, mode, day, type, count)
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
          ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
+       ), details AS (
+         INSERT INTO entry_details (entry_id, answers, attribution)
+         SELECT id, $17::jsonb, $18::jsonb FROM entry WHERE $17::jsonb IS NOT NULL OR $18::jsonb IS NOT NULL
        )
        SELECT EXISTS (SELECT FROM entry) AS created, (SELECT id FROM mail) AS mailed`,
       [
@@ -149,6 +159,7 @@ export class SignupsService {
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id }, newId('rfl'), locale ?? null,
+        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution),
       ],
     );
     return written;

@@ -1,11 +1,14 @@
 import { html, LANGUAGE_NAMES, SafeHtml } from '@app/shared';
 import type { Entry, EntryRecord, Locale } from '@app/shared';
+import type { EntryDetails } from '../../entries/profile.service';
+import { detailFilterFields, detailsTables, hiddenDetailFilters } from './entry-details';
 import type { ProductPage } from '../product-page';
 import type { PlaceChangeView } from '../../line/line.dto';
 import type { ReferralView } from '../../referrals/referrals.dto';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
 import type { ReachedMilestone } from '../../referrals/referral-lists';
 import type { BulkAction, BulkOutcome, BulkRequest } from '../bulk-actions';
+import type { DetailFilters } from '../../entries/entries.service';
 import { milestonesTable, referralsTable, timeline } from './referrals';
 
 export interface EntriesView {
@@ -17,12 +20,15 @@ export interface EntriesView {
   bulk?: BulkOutcome;
   /** What an import just did, in words. */
   imported?: string;
+  /** The filters on answers and attribution, as given (DETAIL_FILTER_FIELDS). */
+  detailFilters: Record<string, string>;
 }
 
 export function entriesPage(at: ProductPage, view: EntriesView): string {
   const { identity, product } = at;
   const base = `${at.base}/entries`;
-  const next = new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}), cursor: view.nextCursor ?? '' });
+  const filters = { ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}), ...view.detailFilters };
+  const next = new URLSearchParams({ ...filters, cursor: view.nextCursor ?? '' });
   return frame(
     `Entries of ${product.name}`,
     html`<h1>Entries</h1>
@@ -32,13 +38,14 @@ ${view.imported ? html`<p role="status" class="pill" style="display:inline-block
   <select name="state"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
     (state) => html`<option value="${state}"${new SafeHtml(view.state === state ? ' selected' : '')}>${state}</option>`,
   )}</select>
+  ${detailFilterFields(product.questions, view.detailFilters)}
   <button type="submit">Filter</button>
-  <a href="${base}.csv?${new URLSearchParams({ ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}) }).toString()}">Export CSV</a>
+  <a href="${base}.csv?${new URLSearchParams(filters).toString()}">Export CSV</a>
   <a href="${base}/import">Import CSV</a>
 </form>
 ${view.bulk ? bulkResult(view.bulk) : ''}
 <form method="get" action="${base}/bulk">
-${view.email ? html`<input type="hidden" name="email" value="${view.email}">` : ''}${view.state ? html`<input type="hidden" name="state" value="${view.state}">` : ''}
+${view.email ? html`<input type="hidden" name="email" value="${view.email}">` : ''}${view.state ? html`<input type="hidden" name="state" value="${view.state}">` : ''}${hiddenDetailFilters(view.detailFilters)}
 <div class="scroll"><table><tr><th><span class="muted" title="Select for a bulk action">✓</span></th><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
 ${view.entries.length ? view.entries.map(
       (entry) => html`<tr><td><input type="checkbox" name="ids" value="${entry.id}" aria-label="Select ${entry.email}"></td><td><a href="${base}/${entry.id}">${entry.email}</a></td><td><span class="pill ${entry.state}">${entry.state}</span></td><td>${when(entry.createdAt)}</td>
@@ -64,6 +71,7 @@ export interface EntryView {
   referrals: ReferralView[];
   history: PlaceChangeView[];
   milestones: ReachedMilestone[];
+  details: EntryDetails | undefined;
   message?: string;
 }
 
@@ -96,6 +104,7 @@ ${entry.state === 'invited' ? postButton(identity, action('reinvite'), 'Send the
 ${entry.state === 'confirmed' ? postButton(identity, action('move-up'), 'Move up', 'secondary', html`<input type="number" name="places" min="1" max="1000000" value="1" style="width:6rem" aria-label="Places"> `) : ''}
 ${askFirst(action('delete'), 'Delete')}
 </p>
+${detailsTables(at.product.questions, view.details)}
 ${referralsTable(at, entry.id, view.referrals)}
 ${milestonesTable(view.milestones)}
 ${timeline(view.history)}`,
@@ -144,6 +153,13 @@ ${line.length ? line.map(
   );
 }
 
+/** A bulk request's filters on answers and attribution, as the list's form named them. */
+function detailsHidden(details: DetailFilters | undefined): SafeHtml[] {
+  if (!details) return [];
+  const values = { utm_source: details.utmSource, utm_campaign: details.utmCampaign, question: details.answer?.key, answer: details.answer?.value };
+  return hiddenDetailFilters(Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)));
+}
+
 const DONE_WORDS: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
 const entriesWord = (count: number) => `${count.toLocaleString('en-US')} entr${count === 1 ? 'y' : 'ies'}`;
 
@@ -180,7 +196,7 @@ Webhook endpoints get an entry.deleted event for each. The addresses may sign up
   const hidden = (name: string, value: string | number | undefined) => (value === undefined || value === '' ? '' : html`<input type="hidden" name="${name}" value="${String(value)}">`);
   const filter = request.filters.email ?? request.filters.emailContains;
   const fields = html`${hidden('action', request.action)}${hidden('places', request.places)}${
-    request.ids ? request.ids.map((id) => hidden('ids', id)) : html`${hidden('scope', 'filter')}${hidden('email', filter)}${hidden('state', request.filters.state)}`
+    request.ids ? request.ids.map((id) => hidden('ids', id)) : html`${hidden('scope', 'filter')}${hidden('email', filter)}${hidden('state', request.filters.state)}${detailsHidden(request.filters.details)}`
   }`;
   return confirmationPage(at, 'entries', { ...ask, action: `${at.base}/entries/bulk`, back: `${at.base}/entries`, fields });
 }

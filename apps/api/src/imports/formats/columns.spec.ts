@@ -1,3 +1,4 @@
+import { CSV_HEADER } from '../../dashboard/csv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../common/api-error';
@@ -20,6 +21,8 @@ describe('columnsOf', () => {
 
   it("reads this service's own download", () => {
     expect(columnsOf(['id', 'email', 'state', 'createdAt', 'confirmedAt', 'invitedAt', 'redeemedAt', 'referralCode', 'referrals']).format).toBe('waitlist');
+    // With the attribution and answers columns that the download ends with since the sign-up questions.
+    expect(columnsOf(CSV_HEADER.trim().split(',')).format).toBe('waitlist');
   });
 
   it('finds every field of a format by its column, whatever the case and a byte order mark', () => {

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { ClaimExpiry } from '../../domain/claim-window';
 import type { Locale } from '../../i18n/locales';
+import type { Question } from '../../domain/questions';
 import type { CreditAfter, LeaderboardSetting, Milestone, ProtectionLevel } from '../../domain/referrals';
 
 /** The team's own referral thresholds, each over its protection level's default (apps/api/src/referrals/protection.ts). */
@@ -42,4 +43,6 @@ export class Product {
   @Column('int', { nullable: true }) capacity!: number | null;
   /** The language of a sign-up that names none (no locale field, no Accept-Language we speak). */
   @Column('text', { name: 'default_locale', default: 'en' }) defaultLocale!: Locale;
+  /** What the sign-up asks, in order; none by default. */
+  @Column('jsonb', { default: [] }) questions!: Question[];
 }
