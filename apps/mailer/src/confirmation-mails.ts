@@ -122,7 +122,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
     const keptFor = describeDuration(this.config.PENDING_ENTRY_TTL);
-    await this.sender.sendToPending(entryId, (product, unsubscribeUrl) => confirmationMail(product.name, confirmUrl, unsubscribeUrl, keptFor), {
+    await this.sender.sendToPending(entryId, (product, links) => confirmationMail(product.name, confirmUrl, links, keptFor), {
       confirmTokens: [confirm],
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

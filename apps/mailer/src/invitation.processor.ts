@@ -28,6 +28,7 @@ import { UnrecoverableError } from 'bullmq';
 import { DataSource, In, MoreThan } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
+import { MailLinks } from './mails/layout';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
@@ -82,8 +83,8 @@ export class InvitationProcessor extends QueueProcessor {
     const validFor = describeDuration(expiresAt.getTime() - now.getTime());
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
-    const mail = (entry: EntryRecord, unsubscribeUrl: string) =>
-      invitationMail(product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), unsubscribeUrl, validFor);
+    const mail = (entry: EntryRecord, links: MailLinks) =>
+      invitationMail(product.name, invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!), links, validFor);
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>

@@ -105,7 +105,7 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
     const left = describeDuration(Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS);
-    const { sent, untried } = await this.sender.sendEach([entry], product, (_, unsubscribeUrl) => invitationReminderMail(product.name, link, unsubscribeUrl, left), {
+    const { sent, untried } = await this.sender.sendEach([entry], product, (_, links) => invitationReminderMail(product.name, link, links, left), {
       kind: 'reminder',
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,

@@ -36,3 +36,4 @@ export * from './queues/rounds';
 export * from './startup/dependencies';
 export * from './nest/outages';
 export * from './i18n/locales';
+export * from './domain/my-data-links';

@@ -1,8 +1,8 @@
 import { html } from '@app/shared';
-import { MailContent, mailButton, mailLayout } from './layout';
+import { MailContent, MailLinks, mailButton, mailLayout, textFooter } from './layout';
 
 /** `keptFor`: how long an unconfirmed address stays (PENDING_ENTRY_TTL, in words). */
-export function confirmationMail(productName: string, confirmUrl: string, unsubscribeUrl: string, keptFor: string): MailContent {
+export function confirmationMail(productName: string, confirmUrl: string, links: MailLinks, keptFor: string): MailContent {
   const notYou = `If this was not you, ignore this mail: without confirmation the address is removed in ${keptFor}.`;
   return {
     subject: `Confirm your address for the ${productName} waitlist`,
@@ -12,13 +12,12 @@ ${confirmUrl}
 
 ${notYou}
 
-Unsubscribe: ${unsubscribeUrl}
-`,
+${textFooter(links)}`,
     html: mailLayout(
       html`<p>You asked to join the <strong>${productName}</strong> waitlist. Confirm your address to take your place in line.</p>
 ${mailButton(confirmUrl, 'Confirm my address')}
 <p style="color:#59636e;font-size:13px">${notYou}</p>`,
-      unsubscribeUrl,
+      links,
     ),
   };
 }
