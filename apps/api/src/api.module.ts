@@ -12,6 +12,7 @@ import { LineModule } from './line/line.module';
 import { LoginHooksModule } from './login-hooks/login-hooks.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { ReferralsModule } from './referrals/referrals.module';
 import { ReleaseWorkerModule } from './releases/release-worker.module';
 import { ReleasesModule } from './releases/releases.module';
@@ -29,6 +30,7 @@ export class ApiModule {
         CommonModule,
         HealthModule,
         SignupsModule,
+        PersonalDataModule,
         EntriesModule,
         ImportsModule,
         LineModule,

@@ -51,8 +51,9 @@ export class MyDataMails implements OnApplicationBootstrap, BeforeApplicationShu
       [BATCH],
     );
     if (taken.length === 0) return false;
-    const entries = await this.db.getRepository(EntryRecord).findBy({ id: In(taken.map((mail) => mail.entryId)) });
-    await Promise.all(entries.map((entry) => this.send(entry, taken.find((mail) => mail.entryId === entry.id)?.requestId ?? undefined)));
+    // One mail per request, an entry's included: the person asked each time. An entry gone meanwhile gets none.
+    const entries = new Map((await this.db.getRepository(EntryRecord).findBy({ id: In(taken.map((mail) => mail.entryId)) })).map((entry) => [entry.id, entry]));
+    await Promise.all(taken.map(({ entryId, requestId }) => entries.has(entryId) && this.send(entries.get(entryId)!, requestId ?? undefined)));
     return taken.length === BATCH;
   }
 

@@ -36,7 +36,8 @@ export function confirmPage(status: ConfirmStatus): string {
         'Confirm your address',
         html`<h1>Confirm your address</h1>
 <p>Press the button to confirm your address and join the ${status.productName} waitlist.</p>
-<form method="post"><button type="submit">Confirm my address</button></form>`,
+<form method="post"><button type="submit">Confirm my address</button></form>
+${myData(status.myDataLink)}`,
       );
     case 'confirmed':
       return page(
@@ -47,14 +48,22 @@ export function confirmPage(status: ConfirmStatus): string {
 ${referral(status.referralLink)}
 ${friendsInWords(status.friends)}
 ${milestones(status.milestones)}
-${leaderboard(status.leaderboard)}`,
+${leaderboard(status.leaderboard)}
+${myData(status.myDataLink)}`,
       );
     case 'invited':
       return page(
         "You're invited",
-        html`<h1>You're invited</h1><p>Your invitation to ${status.productName} has been sent; look for it in your inbox.</p>`,
+        html`<h1>You're invited</h1><p>Your invitation to ${status.productName} has been sent; look for it in your inbox.</p>
+${myData(status.myDataLink)}`,
       );
   }
+}
+
+/** The foot of the status page: where the person sees, downloads or deletes what the list keeps. */
+function myData(link: string | null): SafeHtml | string {
+  if (!link) return '';
+  return html`<p class="muted"><a href="${link}">See, download or delete your data</a></p>`;
 }
 
 function referral(link: string | null): SafeHtml | string {

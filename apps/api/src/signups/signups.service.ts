@@ -27,7 +27,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
-import { suppress } from '../entries/suppressions';
+import { suppress, suppressionHash } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
 import type { Leader } from '../leaderboard/leaderboard.dto';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
@@ -55,19 +55,24 @@ export interface Friends {
   beingChecked: number;
 }
 
+/** What every state of the page shows: the product, and its my-data page (null without a publishable key in use). */
+interface StatusFrame {
+  productName: string;
+  myDataLink: string | null;
+}
+
 export type ConfirmStatus =
-  | { state: 'pending'; productName: string }
-  | {
+  | ({ state: 'pending' } & StatusFrame)
+  | ({
       state: 'confirmed';
-      productName: string;
       place: number;
       estimatedWaitDays: number | null;
       referralLink: string | null;
       friends: Friends;
       leaderboard: Leader[] | null;
       milestones: Milestone[];
-    }
-  | { state: 'invited'; productName: string };
+    } & StatusFrame)
+  | ({ state: 'invited' } & StatusFrame);
 
 @Injectable()
 export class SignupsService {
@@ -126,7 +131,9 @@ export class SignupsService {
   /**
    * One statement for every sign-up, committed without another round trip: the day's count (and, at
    * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
-   * this connection's stripe share, and its lock is held until the commit. A new address gets its
+   * this connection's stripe share, and its lock is held until the commit. An address on the
+   * suppression list that comes through a referral link gets nothing (a referral never brings a
+   * deleted or unsubscribed address back; its own sign-up does). A new address gets its
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
    * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
@@ -145,8 +152,9 @@ export class SignupsService {
     const [written]: { created: boolean; mailed: boolean }[] = await this.db.query(
       `WITH entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
-         VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6))
+         SELECT $1, $2, $3, $4, 'pending', $5, referrer.id
+         FROM (SELECT (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6) AS id) AS referrer
+         WHERE referrer.id IS NULL OR NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $16)
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
@@ -172,7 +180,7 @@ export class SignupsService {
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
-        QueueName.Webhooks, { eventId: event.id }, newId('rfl'),
+        QueueName.Webhooks, { eventId: event.id }, newId('rfl'), suppressionHash(email),
       ],
     );
     return written;
@@ -182,16 +190,18 @@ export class SignupsService {
   async confirmStatus(token: string): Promise<ConfirmStatus> {
     const record = await this.entryOfToken(this.db.manager, token, 'confirm');
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
-    if (record.state === 'pending') return { state: 'pending', productName: product.name };
-    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name };
+    const key = await this.publishableKeyOf(product.id, record.mode);
+    const frame = { productName: product.name, myDataLink: key && `${this.config.PUBLIC_BASE_URL}/w/${encodeURIComponent(key)}/my-data` };
+    if (record.state === 'pending') return { state: 'pending', ...frame };
+    if (record.state !== 'confirmed') return { state: 'invited', ...frame };
     const { place, estimatedWaitDays } = await this.line.standingOf(record);
     const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
     return {
       state: 'confirmed',
-      productName: product.name,
+      ...frame,
       place,
       estimatedWaitDays,
-      referralLink: await this.referralLink(product, record),
+      referralLink: this.referralLink(product, record, key),
       friends,
       leaderboard: await this.leaderboard.maskedBoard(record),
       milestones: await this.referralLists.milestonesOf(record.id),
@@ -264,21 +274,23 @@ export class SignupsService {
     return { entry, issuedAt: found.createdAt };
   }
 
-  /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
-  private async referralLink(product: Product, entry: EntryRecord): Promise<string | null> {
+  /** The product's sign-up page with ?ref=, or the hosted one (of its publishable key in use) when the product has none. */
+  private referralLink(product: Product, entry: EntryRecord, publishableKey: string | null): string | null {
     if (!entry.referralCode) return null;
-    let base = product.signupUrl;
-    if (!base) {
-      const key = await this.db.getRepository(ApiKey).findOne({
-        where: { productId: product.id, mode: entry.mode, kind: 'publishable', revokedAt: IsNull() },
-        order: { createdAt: 'DESC' },
-      });
-      if (!key) return null;
-      base = `${this.config.PUBLIC_BASE_URL}/w/${key.hint}`;
-    }
+    const base = product.signupUrl ?? (publishableKey && `${this.config.PUBLIC_BASE_URL}/w/${publishableKey}`);
+    if (!base) return null;
     const url = new URL(base);
     url.searchParams.set('ref', entry.referralCode);
     return url.toString();
+  }
+
+  /** The newest publishable key in use of a product and mode (publishable keys are public: it is kept whole). */
+  private async publishableKeyOf(productId: string, mode: EntryRecord['mode']): Promise<string | null> {
+    const key = await this.db.getRepository(ApiKey).findOne({
+      where: { productId, mode, kind: 'publishable', revokedAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+    return key?.hint ?? null;
   }
 }
 
