@@ -1,7 +1,7 @@
 import { EntryRecord, EventRecord, MyDataLinks } from '@app/shared';
 import { suppressionHash } from '../apps/api/src/entries/suppressions';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
-import { joinLine, signUp } from './support/flows';
+import { bearer, joinLine, signUp } from './support/flows';
 import { importText } from './support/imports';
 import { Receiver } from './support/receiver';
 import { linkIn } from './support/smtp-sink';
@@ -17,6 +17,7 @@ describe("a person's own data: the my-data page, the export and the deletion", (
   let receiver: Receiver;
   let ada: EntryRecord;
   let bob: EntryRecord;
+  let zed: EntryRecord;
 
   beforeAll(async () => {
     stack = await Stack.start({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_SIGNUP: '1000/1m', RATE_LIMIT_SIGNUP_ADDRESS: '100/1h', LOG_LEVEL: 'info' } });
@@ -24,7 +25,8 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     pk = product.keys.test.publishable;
     receiver = await new Receiver().start();
     await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: `${receiver.url}/hook` });
-    ada = await joinLine(stack, pk, 'ada@example.com');
+    zed = await joinLine(stack, pk, 'zed@example.com');
+    ada = await joinLine(stack, pk, 'ada@example.com', zed.referralCode!);
     bob = await joinLine(stack, pk, 'bob@example.com', ada.referralCode!);
     await joinLine(stack, pk, 'carol@example.com', ada.referralCode!);
     ada = await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: ada.id });
@@ -102,10 +104,8 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(data.mails).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'confirmation' })]));
     expect(data.referralsMade).toHaveLength(2);
     expect(data.referralsMade[0]).toMatchObject({ email: expect.stringContaining('•••'), state: 'credited' });
-    expect(data.referralCredit).toMatchObject({ referredThroughALink: false, credited: 2 });
-    expect(download.text).not.toContain('bob@example.com');
-    expect(download.text).not.toContain(bob.id);
-    expect(download.text).not.toContain('carol');
+    expect(data.referralCredit).toMatchObject({ referredThroughALink: true, state: 'credited', credited: 2 });
+    for (const other of ['bob@example.com', bob.id, 'carol', 'zed@example.com', zed.id, zed.referralCode!]) expect(download.text).not.toContain(other);
     const bobsPath = await myDataPath('bob@example.com', 1);
     const bobs = await stack.request({ method: 'GET', url: `${bobsPath}/export` });
     expect(bobs.json().referralCredit).toMatchObject({ referredThroughALink: true, state: 'credited' });
@@ -115,6 +115,12 @@ describe("a person's own data: the my-data page, the export and the deletion", (
 
   it('deleting asks first, then leaves only the suppression hash, sends entry.deleted and logs no address', async () => {
     const path = await myDataPath('ada@example.com', 7);
+    // Traces elsewhere: an event not delivered yet, a stored idempotent answer, a mail still queued.
+    await stack.stopApp('webhooks');
+    const invited = await stack.request({ method: 'POST', url: `/api/v1/entries/${ada.id}/invite`, headers: { ...bearer(product.keys.test.secret), 'idempotency-key': 'invite-ada' } });
+    expect(invited.status).toBe(200);
+    await stack.stopApp('mailer');
+    expect((await ask('ada@example.com')).status).toBe(303);
     const asked = await stack.request({ method: 'GET', url: `${path}/delete` });
     expect(asked.status).toBe(200);
     expect(asked.text).toContain(`<form method="post" action="${path}/delete">`);
@@ -124,6 +130,7 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(deleted.status).toBe(200);
     expect(deleted.text).toContain('deleted');
     expect((await stack.request({ method: 'GET', url: path })).status).toBe(404);
+    await stack.startApp('webhooks');
 
     const deletedEvent = () =>
       receiver.received.map((received) => JSON.parse(received.body)).find((event) => event.type === 'entry.deleted' && event.data.entry.id === ada.id);
@@ -143,12 +150,15 @@ describe("a person's own data: the my-data page, the export and the deletion", (
       if (count > 0) holding.push(table);
     }
     expect(holding).toEqual(['suppressed_addresses']);
+    // The event it had before its deletion was not delivered after it.
+    expect(receiver.received.map((received) => JSON.parse(received.body)).filter((event) => event.type === 'entry.invited')).toEqual([]);
     const logged = stack.logs.filter((line) => line.includes(ada.id) && line.includes('deleted'));
     expect(logged.length).toBeGreaterThan(0);
     expect(stack.logs.filter((line) => line.includes('ada@example.com'))).toEqual([]);
   });
 
   it('neither a re-import nor a referral sign-up brings the address back; a sign-up of its own does', async () => {
+    await stack.startApp('mailer');
     const scope = { productId: product.id, mode: 'test' as const };
     const report = await importText(stack, scope, 'email\nAda@example.com\n', { mapping: { email: 'email' } });
     expect(report).toMatchObject({ created: 0, suppressed: 1 });
