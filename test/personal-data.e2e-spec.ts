@@ -1,7 +1,7 @@
-import { EntryRecord, EventRecord, MyDataLinks } from '@app/shared';
+import { EntryRecord, EventRecord, MyDataLinks, Referral } from '@app/shared';
 import { suppressionHash } from '../apps/api/src/entries/suppressions';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
-import { bearer, joinLine, signUp } from './support/flows';
+import { bearer, joinLine } from './support/flows';
 import { importText } from './support/imports';
 import { Receiver } from './support/receiver';
 import { linkIn } from './support/smtp-sink';
@@ -157,14 +157,17 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(stack.logs.filter((line) => line.includes('ada@example.com'))).toEqual([]);
   });
 
-  it('neither a re-import nor a referral sign-up brings the address back; a sign-up of its own does', async () => {
+  it('a re-import does not bring the address back; a referral link neither, nor earns credit: only its own sign-up does', async () => {
     await stack.startApp('mailer');
     const scope = { productId: product.id, mode: 'test' as const };
     const report = await importText(stack, scope, 'email\nAda@example.com\n', { mapping: { email: 'email' } });
     expect(report).toMatchObject({ created: 0, suppressed: 1 });
-    await signUp(stack, pk, 'ada@example.com', bob.referralCode!);
     expect(await stack.db.getRepository(EntryRecord).countBy({ email: 'ada@example.com' })).toBe(0);
-    await signUp(stack, pk, 'ada@example.com');
-    expect(await stack.db.getRepository(EntryRecord).findOneBy({ email: 'ada@example.com' })).toMatchObject({ state: 'pending', referredBy: null });
+    // Through bob's link, the person's own sign-up: its referral is ignored, even once confirmed.
+    await joinLine(stack, pk, 'ada+again@example.com', bob.referralCode!);
+    const back = await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'ada+again@example.com' });
+    expect(back).toMatchObject({ state: 'confirmed', referredBy: null });
+    expect(await stack.db.getRepository(Referral).countBy({ referredId: back.id })).toBe(0);
+    expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: bob.id })).referrals).toBe(0);
   });
 });

@@ -131,11 +131,10 @@ export class SignupsService {
   /**
    * One statement for every sign-up, committed without another round trip: the day's count (and, at
    * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
-   * this connection's stripe share, and its lock is held until the commit. An address on the
-   * suppression list that comes through a referral link gets nothing (a referral never brings a
-   * deleted or unsubscribed address back; its own sign-up does). A new address gets its
+   * this connection's stripe share, and its lock is held until the commit. A new address gets its
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
-   * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
+   * count) and its confirmation mail's outbox row (an address on the suppression list comes back as its own
+   * sign-up alone: the link's referral is ignored, so no referral brings it back nor earns credit); a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
    * no longer pending); any other, nothing. Whether it created an entry and wrote a confirmation mail.
    */
@@ -152,9 +151,9 @@ export class SignupsService {
     const [written]: { created: boolean; mailed: boolean }[] = await this.db.query(
       `WITH entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
-         SELECT $1, $2, $3, $4, 'pending', $5, referrer.id
-         FROM (SELECT (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6) AS id) AS referrer
-         WHERE referrer.id IS NULL OR NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $16)
+         VALUES ($1, $2, $3, $4, 'pending', $5,
+                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6
+                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $16)))
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
