@@ -27,6 +27,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
+import { eraseTraces } from '../entries/erasure';
 import { suppress, suppressionHash } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
 import type { Leader } from '../leaderboard/leaderboard.dto';
@@ -238,13 +239,15 @@ export class SignupsService {
   }
 
   /**
-   * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
-   * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
+   * Deletes the entry behind an unsubscribe link and every trace of it (eraseTraces, as a deletion), and
+   * emits entry.unsubscribed with it as it was; its address goes on the suppression list (imports skip
+   * it, a referral link's credit too; a sign-up of its own is still welcome).
    */
   async unsubscribe(token: string): Promise<void> {
     await this.db.transaction(async (manager) => {
       const entry = await this.entryOfToken(manager, token, 'unsubscribe', true);
       const now = this.clock.now();
+      await eraseTraces(manager, entry);
       await manager.delete(EntryRecord, { id: entry.id });
       await suppress(manager, entry, [entry.email], now);
       await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
