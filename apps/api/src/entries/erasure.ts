@@ -8,11 +8,10 @@ const ENTRY_MAIL_QUEUES = [QueueName.Mail, QueueName.Reminders, QueueName.Person
 /**
  * Everything about a deleted entry outside its own row and the rows that go with it (tokens, codes,
  * referrals either way, place history, milestones: ON DELETE CASCADE), in the deletion's transaction,
- * so that only the suppression list's hash stays (docs/privacy.md):
+ * so that only the suppression list's hash stays (docs/privacy.md) once its events are delivered (an
+ * event's body, which holds the address, goes with its last delivery, as every event's does: the spec
+ * has every event reach its endpoints, entry.deleted included):
  * - its mails still queued, which would go out to an address that asked to be forgotten;
- * - the bodies of its earlier events still waiting for a delivery (each holds the address): those
- *   deliveries end as failed, "the event body is gone" (docs/decisions.md); the entry.deleted event,
- *   recorded after this, keeps its body until it is delivered, as every event does;
  * - stored idempotent answers that name it (an invite's entry, a verify's address);
  * - its mailbox's referral credit: the suppression list now keeps a referral sign-up of it out;
  * - its id in release runs' failed entries.
@@ -20,10 +19,6 @@ const ENTRY_MAIL_QUEUES = [QueueName.Mail, QueueName.Reminders, QueueName.Person
 export async function eraseTraces(manager: EntityManager, entry: Pick<EntryRecord, 'id' | 'email' | 'productId' | 'mode'>): Promise<void> {
   const scope = [entry.productId, entry.mode];
   await manager.query(`DELETE FROM outbox WHERE queue = ANY($1) AND data->>'entryId' = $2`, [ENTRY_MAIL_QUEUES, entry.id]);
-  await manager.query(
-    `UPDATE events SET body = NULL WHERE product_id = $1 AND mode = $2 AND body IS NOT NULL AND body::jsonb #>> '{data,entry,id}' = $3`,
-    [...scope, entry.id],
-  );
   await manager.query(
     `DELETE FROM idempotency_keys WHERE product_id = $1 AND mode = $2 AND body IS NOT NULL AND (strpos(body, $3) > 0 OR strpos(lower(body), $4) > 0)`,
     [...scope, entry.id, entry.email],
