@@ -170,3 +170,24 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: bob.id })).referrals).toBe(0);
   });
 });
+
+describe('the my-data form is rate limited like sign-ups', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env: { RATE_LIMIT_SIGNUP: '2/1m' } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('answers 429 with Retry-After past the per-IP limit, and 400 for a bad address', async () => {
+    const pk = (await stack.createProduct()).keys.test.publishable;
+    const ask = (email: string) => stack.request({ method: 'POST', url: `/w/${pk}/my-data`, headers: FORM, payload: new URLSearchParams({ email }).toString(), remoteAddress: '203.0.113.9' });
+    expect((await ask('not an address')).status).toBe(400);
+    expect((await ask('a@example.com')).status).toBe(303);
+    expect((await ask('b@example.com')).status).toBe(303);
+    const refused = await ask('c@example.com');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.headers['content-type']).toContain('text/html');
+  });
+});
