@@ -61,7 +61,8 @@ export class PersonalDataService {
        RETURNING 1`,
       [QueueName.PersonalData, scope.productId, scope.mode, email, { httpRequestId: requestId } satisfies Omit<MyDataJob, 'entryId'>, this.clock.now()],
     );
-    if (queued.length === 0) await this.limits.returnConfirmationMail(scope, mailbox);
+    // Given back without waiting, so that an unknown address answers no later than a known one.
+    if (queued.length === 0) void this.limits.returnConfirmationMail(scope, mailbox).catch(() => undefined);
   }
 
   /** The entry behind a link still good, with its product; 404 for a link expired, changed, or of an entry gone. */
