@@ -156,18 +156,30 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(stack.logs.filter((line) => line.includes('ada@example.com'))).toEqual([]);
   });
 
-  it('a re-import does not bring the address back; a referral link neither, nor earns credit: only its own sign-up does', async () => {
+  it('unsubscribing erases the same traces as a deletion', async () => {
     await stack.startApp('mailer');
+    const dan = await joinLine(stack, pk, 'dan@example.com', bob.referralCode!);
+    const hash = suppressionHash('dan@example.com');
+    expect(await stack.db.query(`SELECT 1 FROM referral_credits WHERE email_hash = $1`, [hash])).toHaveLength(1);
+    const unsubscribe = new URL(linkIn(stack.mail.to('dan@example.com')[0], `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname;
+    expect((await stack.request({ method: 'POST', url: unsubscribe })).status).toBe(200);
+    expect(await stack.db.query(`SELECT 1 FROM referral_credits WHERE email_hash = $1`, [hash])).toHaveLength(0);
+    expect(await stack.db.query(`SELECT 1 FROM suppressed_addresses WHERE email_hash = $1`, [hash])).toHaveLength(1);
+    expect(await stack.db.getRepository(EntryRecord).existsBy({ id: dan.id })).toBe(false);
+  });
+
+  it('a re-import does not bring the address back; a referral link neither, nor earns credit: only its own sign-up does', async () => {
     const scope = { productId: product.id, mode: 'test' as const };
     const report = await importText(stack, scope, 'email\nAda@example.com\n', { mapping: { email: 'email' } });
     expect(report).toMatchObject({ created: 0, suppressed: 1 });
     expect(await stack.db.getRepository(EntryRecord).countBy({ email: 'ada@example.com' })).toBe(0);
     // Through bob's link, the person's own sign-up: its referral is ignored, even once confirmed.
+    const credited = (await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: bob.id })).referrals;
     await joinLine(stack, pk, 'ada+again@example.com', bob.referralCode!);
     const back = await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'ada+again@example.com' });
     expect(back).toMatchObject({ state: 'confirmed', referredBy: null });
     expect(await stack.db.getRepository(Referral).countBy({ referredId: back.id })).toBe(0);
-    expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: bob.id })).referrals).toBe(0);
+    expect((await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: bob.id })).referrals).toBe(credited);
   });
 });
 
