@@ -42,7 +42,7 @@ describe('invite-next of 1,000 entries', () => {
   /** The mailer's invitation, with a code and an unsubscribe link of the real length. */
   function baselineMail(i: number) {
     const unsubscribeUrl = `${stack.config.PUBLIC_BASE_URL}/unsubscribe/${newToken()}`;
-    const content = invitationMail(translator('en'), 'Acme', invitationLink(null, stack.config.PUBLIC_BASE_URL, newToken()), unsubscribeUrl, stack.config.INVITE_CODE_TTL);
+    const content = invitationMail(translator('en'), 'Acme', invitationLink(null, stack.config.PUBLIC_BASE_URL, newToken()), { unsubscribe: unsubscribeUrl, myData: `${stack.config.PUBLIC_BASE_URL}/w/pk_test_bench/my-data` }, stack.config.INVITE_CODE_TTL);
     return {
       from: { name: 'Acme', address: 'no-reply@localhost' },
       to: `baseline-${round}-${i}@example.com`,

@@ -88,7 +88,7 @@ describe('languages: the person’s own, for its pages and mails', () => {
     await signUp(stack, pk(), 'eve@example.com');
     const mail = await stack.mail.waitFor('eve@example.com');
     expect(mail.subject).toBe('Confirm your address for the Acme waitlist');
-    expect(mail.text).toMatch(/^You asked to join the Acme waitlist\. Confirm your address to take your place in line:\n\n.+\n\nIf this was not you, ignore this mail: without confirmation the address is removed in 3 days\.\n\nUnsubscribe: .+\n$/);
+    expect(mail.text).toMatch(/^You asked to join the Acme waitlist\. Confirm your address to take your place in line:\n\n.+\n\nIf this was not you, ignore this mail: without confirmation the address is removed in 3 days\.\n\nUnsubscribe: .+\nSee or delete your data: .+\/my-data\n$/);
     const path = await confirm('eve@example.com');
     const status = (await get(path)).text;
     expect(status).toContain('<html lang="en">');

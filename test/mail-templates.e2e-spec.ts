@@ -74,7 +74,7 @@ describe('mail templates', () => {
     await signUp(stack, product.keys.live.publishable, 'custom@example.com');
     const mail = await stack.mail.waitFor('custom@example.com');
     expect(mail.subject).toBe('Hello from Acme <Labs>');
-    expect(mail.text).toMatch(/^Custom text\.\nConfirm here: http\S+\/confirm\/\S+\n\nUnsubscribe: http\S+\/unsubscribe\/\S+\n$/);
+    expect(mail.text).toMatch(/^Custom text\.\nConfirm here: http\S+\/confirm\/\S+\n\nUnsubscribe: http\S+\/unsubscribe\/\S+\nSee or delete your data: http\S+\/my-data\n$/);
     expect(mail.html).toContain('<p>Custom <b>HTML</b> for Acme &lt;Labs&gt;.</p>');
     const unsubscribe = /Unsubscribe: (\S+)/.exec(mail.text)![1];
     expect(mail.html).toContain(`<a href="${unsubscribe}" style="color:#59636e">Unsubscribe</a>`);
@@ -149,6 +149,6 @@ describe('mail templates', () => {
     const [, invitation, reminder] = stack.mail.to('reminded@example.com');
     expect(reminder.subject).toBe('Still yours: Acme <Labs>');
     const link = /http\S+invite=[\w-]+/.exec(invitation.text)![0];
-    expect(reminder.text).toBe(`2 days left: ${link}\n\nUnsubscribe: ${/Unsubscribe: (\S+)/.exec(reminder.text)![1]}\n`);
+    expect(reminder.text).toBe(`2 days left: ${link}\n\nUnsubscribe: ${/Unsubscribe: (\S+)/.exec(reminder.text)![1]}\nSee or delete your data: ${/See or delete your data: (\S+)/.exec(reminder.text)![1]}\n`);
   });
 });

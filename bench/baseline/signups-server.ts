@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       .sendMail({
         from: { name: 'Bench', address: 'no-reply@localhost' },
         to: email,
-        ...confirmationMail(translator('en'), 'Bench', `${base}/confirm/${token()}`, unsubscribeUrl, 14 * 86_400_000),
+        ...confirmationMail(translator('en'), 'Bench', `${base}/confirm/${token()}`, { unsubscribe: unsubscribeUrl, myData: `${base}/w/pk_test_bench/my-data` }, 14 * 86_400_000),
         headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       })
       .catch((error: Error) => console.error(`Mail to ${email} not handed over: ${error.message}`));

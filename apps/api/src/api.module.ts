@@ -13,6 +13,7 @@ import { LineModule } from './line/line.module';
 import { LoginHooksModule } from './login-hooks/login-hooks.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { ReferralsModule } from './referrals/referrals.module';
 import { ReleaseWorkerModule } from './releases/release-worker.module';
 import { ReleasesModule } from './releases/releases.module';
@@ -31,6 +32,7 @@ export class ApiModule {
         HealthModule,
         SignupsModule,
         EmbedModule,
+        PersonalDataModule,
         EntriesModule,
         ImportsModule,
         LineModule,

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig, groupCommits, newToken, Outages, QueueName, Roun
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailEntry, MailProduct, MailSender } from './mail-sender';
+import { MailLinks } from './mails/layout';
 import { confirmationMail } from './mails/confirmation';
 import { MailTemplates } from './templates/mail-templates';
 
@@ -123,10 +124,10 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private async sendConfirmation({ entryId, requestId }: Claimed): Promise<void> {
     const confirm = newToken();
     const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
-    const content = (product: MailProduct, unsubscribeUrl: string, entry: MailEntry) => {
+    const content = (product: MailProduct, links: MailLinks, entry: MailEntry) => {
       const t = translator(entry.locale);
-      const values = { product_name: product.name, confirm_url: confirmUrl, kept_for: t.duration(this.config.PENDING_ENTRY_TTL, 'in'), unsubscribe_url: unsubscribeUrl };
-      return this.templates.mail(product.id, 'confirmation', entry.locale, values, () => confirmationMail(t, product.name, confirmUrl, unsubscribeUrl, this.config.PENDING_ENTRY_TTL));
+      const values = { product_name: product.name, confirm_url: confirmUrl, kept_for: t.duration(this.config.PENDING_ENTRY_TTL, 'in'), unsubscribe_url: links.unsubscribe };
+      return this.templates.mail(product.id, 'confirmation', t, values, links, () => confirmationMail(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL));
     };
     await this.sender.sendToPending(entryId, content, {
       confirmTokens: [confirm],

@@ -29,6 +29,7 @@ import { DataSource, In, MoreThan } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
 import { MailTemplates } from './templates/mail-templates';
+import { MailLinks } from './mails/layout';
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
@@ -83,12 +84,12 @@ export class InvitationProcessor extends QueueProcessor {
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
-    const mail = (entry: EntryRecord, unsubscribeUrl: string) => {
+    const mail = (entry: EntryRecord, links: MailLinks) => {
       const t = translator(entry.locale);
       const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
       const validMs = expiresAt.getTime() - now.getTime();
-      const values = { product_name: product.name, invitation_url: link, valid_for: t.duration(validMs, 'for'), expires_at: t.dateTime(expiresAt), unsubscribe_url: unsubscribeUrl };
-      return this.templates.mail(product.id, 'invitation', entry.locale, values, () => invitationMail(t, product.name, link, unsubscribeUrl, validMs));
+      const values = { product_name: product.name, invitation_url: link, valid_for: t.duration(validMs, 'for'), expires_at: t.dateTime(expiresAt), unsubscribe_url: links.unsubscribe };
+      return this.templates.mail(product.id, 'invitation', t, values, links, () => invitationMail(t, product.name, link, links, validMs));
     };
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.

@@ -4,13 +4,17 @@ import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, ha
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
-import { MailContent } from './mails/layout';
+import { MailContent, MailLinks } from './mails/layout';
 
 /** What a mail needs of its entry and of its product. */
 export type MailEntry = Pick<EntryRecord, 'id' | 'email' | 'locale'>;
 export type MailProduct = Pick<Product, 'id' | 'name' | 'senderName'>;
 /** What a mail is, as its metrics count it. */
-type MailKind = 'confirmation' | 'invitation' | 'reminder';
+type MailKind = 'confirmation' | 'invitation' | 'reminder' | 'my-data';
+
+/** The publishable key in use of the entry's product and mode (the newest), which names its my-data page. */
+const PUBLISHABLE_KEY = `(SELECT k.hint FROM api_keys k WHERE k.product_id = e.product_id AND k.mode = e.mode AND k.kind = 'publishable'
+  AND k.revoked_at IS NULL ORDER BY k.created_at DESC LIMIT 1)`;
 
 /** What every mail to an entry shares: its own unsubscribe link and headers, the sender, error handling. */
 @Injectable()
@@ -40,7 +44,7 @@ export class MailSender {
    */
   async sendToPending(
     entryId: string,
-    content: (product: MailProduct, unsubscribeUrl: string, entry: MailEntry) => Promise<MailContent>,
+    content: (product: MailProduct, links: MailLinks, entry: MailEntry) => Promise<MailContent>,
     options: HandoverBounds & { confirmTokens: string[]; requestId?: string },
   ): Promise<boolean> {
     const unsubscribe = newToken();
@@ -48,7 +52,7 @@ export class MailSender {
     const found = await this.storeForPending({ entryId, tokens: tokens.map(({ token, purpose }) => ({ hash: hashToken(token), purpose })) });
     if (!found) return false;
     const entry = { id: entryId, email: found.email, locale: found.locale };
-    await this.handOver('confirmation', entry, found.product, (url) => content(found.product, url, entry), unsubscribe, options);
+    await this.handOver('confirmation', entry, found.product, (links) => content(found.product, links, entry), { unsubscribe, publishableKey: found.publishableKey }, options);
     return true;
   }
 
@@ -57,22 +61,27 @@ export class MailSender {
    * entries still pending (locked against deletion, in id order, until it ends) with their languages and
    * their products' names, and each mail's token hashes stored for its entry.
    */
-  private readonly storeForPending = groupCommits<{ entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] }, { email: string; locale: Locale; product: MailProduct } | null>(
+  private readonly storeForPending = groupCommits<
+    { entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] },
+    { email: string; locale: Locale; product: MailProduct; publishableKey: string | null } | null
+  >(
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
-      const rows: { id: string; email: string; locale: Locale; product_id: string; name: string; sender_name: string | null }[] = await this.db.query(
+      const rows: { id: string; email: string; locale: Locale; product_id: string; name: string; sender_name: string | null; key: string | null }[] = await this.db.query(
         `WITH entry AS (
-           SELECT e.id, e.email, e.locale, p.id AS product_id, p.name, p.sender_name FROM entries e JOIN products p ON p.id = e.product_id
+           SELECT e.id, e.email, e.locale, p.id AS product_id, p.name, p.sender_name, ${PUBLISHABLE_KEY} AS key FROM entries e JOIN products p ON p.id = e.product_id
            WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
          ), stored AS (
            INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
            SELECT token.hash, entry.id, token.purpose, $5
            FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
          )
-         SELECT id, email, locale, product_id, name, sender_name FROM entry`,
+         SELECT id, email, locale, product_id, name, sender_name, key FROM entry`,
         [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), this.clock.now()],
       );
-      const pending = new Map(rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { id: row.product_id, name: row.name, senderName: row.sender_name } }]));
+      const pending = new Map(
+        rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { id: row.product_id, name: row.name, senderName: row.sender_name }, publishableKey: row.key }]),
+      );
       return mails.map((mail) => pending.get(mail.entryId) ?? null);
     },
   );
@@ -87,7 +96,7 @@ export class MailSender {
   async sendEach(
     entries: EntryRecord[],
     product: Product,
-    content: (entry: EntryRecord, unsubscribeUrl: string) => Promise<MailContent>,
+    content: (entry: EntryRecord, links: MailLinks) => Promise<MailContent>,
     options: HandoverBounds & {
       store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>;
       handedOver?: (entry: EntryRecord) => Promise<unknown>;
@@ -97,10 +106,14 @@ export class MailSender {
     },
   ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[] }> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
+    const keys = new Map<string, string | null>();
     const createdAt = this.clock.now();
     const present = await this.db.transaction(async (manager) => {
       // Locked against deletion until the rows are in: an entry deleted meanwhile is left out, not an error.
-      const rows: { id: string }[] = await manager.query(`SELECT id FROM entries WHERE id = ANY($1) FOR KEY SHARE`, [entries.map((entry) => entry.id)]);
+      const rows: { id: string; key: string | null }[] = await manager.query(`SELECT e.id, ${PUBLISHABLE_KEY} AS key FROM entries e WHERE e.id = ANY($1) FOR KEY SHARE OF e`, [
+        entries.map((entry) => entry.id),
+      ]);
+      for (const row of rows) keys.set(row.id, row.key);
       const ids = new Set(rows.map((row) => row.id));
       const present = entries.filter((entry) => ids.has(entry.id));
       if (present.length === 0) return present;
@@ -113,7 +126,14 @@ export class MailSender {
     const outcomes = await Promise.all(
       present.map(async (entry) => {
         try {
-          await this.handOver(options.kind ?? 'invitation', entry, product, (url) => content(entry, url), unsubscribes.get(entry.id)!, { ...options, accepted: () => options.handedOver?.(entry) });
+          await this.handOver(
+            options.kind ?? 'invitation',
+            entry,
+            product,
+            (links) => content(entry, links),
+            { unsubscribe: unsubscribes.get(entry.id)!, publishableKey: keys.get(entry.id) ?? null },
+            { ...options, accepted: () => options.handedOver?.(entry) },
+          );
         } catch (error) {
           return error instanceof HandoverNotStarted ? 'untried' : 'failed';
         }
@@ -128,13 +148,14 @@ export class MailSender {
     kind: MailKind,
     entry: MailEntry,
     product: MailProduct,
-    content: (unsubscribeUrl: string) => Promise<MailContent>,
-    unsubscribe: string,
+    content: (links: MailLinks) => Promise<MailContent>,
+    { unsubscribe, publishableKey }: { unsubscribe: string; publishableKey: string | null },
     { startBy, boundMs, requestId, accepted }: HandoverBounds & { requestId?: string; accepted?: () => unknown },
   ): Promise<void> {
     const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
+    const myData = publishableKey ? `${this.config.PUBLIC_BASE_URL}/w/${encodeURIComponent(publishableKey)}/my-data` : null;
     try {
-      const mail = await content(unsubscribeUrl);
+      const mail = await content({ unsubscribe: unsubscribeUrl, myData });
       await this.transport.send(
         {
           from: this.sender(product),

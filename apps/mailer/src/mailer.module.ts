@@ -4,6 +4,7 @@ import { ConfirmationMails } from './confirmation-mails';
 import { InvitationProcessor } from './invitation.processor';
 import { MailSender } from './mail-sender';
 import { MailTransport } from './mail-transport';
+import { MyDataMails } from './my-data-mails';
 import { ReminderMails } from './reminder-mails';
 import { MailTemplates } from './templates/mail-templates';
 
@@ -13,7 +14,7 @@ export class MailerModule {
     return {
       module: MailerModule,
       imports: [WorkerFoundationModule.register(config, QueueName.Invitations)],
-      providers: [MailTransport, MailSender, MailTemplates, ConfirmationMails, InvitationProcessor, ReminderMails],
+      providers: [MailTransport, MailSender, MailTemplates, ConfirmationMails, InvitationProcessor, ReminderMails, MyDataMails],
     };
   }
 }

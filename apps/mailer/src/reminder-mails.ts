@@ -17,6 +17,7 @@ import {
 import { DataSource } from 'typeorm';
 import { MailSender } from './mail-sender';
 import { invitationReminderMail } from './mails/invitation';
+import { MailLinks } from './mails/layout';
 import { MailTemplates } from './templates/mail-templates';
 
 /** Reminders taken per round; a round that took this many looks again at once. */
@@ -108,9 +109,9 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
     const leftMs = Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS;
     const t = translator(entry.locale);
-    const content = (_: EntryRecord, unsubscribeUrl: string) => {
-      const values = { product_name: product.name, invitation_url: link, time_left: t.duration(leftMs, 'in'), expires_at: t.dateTime(reminder.expiresAt), unsubscribe_url: unsubscribeUrl };
-      return this.templates.mail(product.id, 'reminder', entry.locale, values, () => invitationReminderMail(t, product.name, link, unsubscribeUrl, leftMs));
+    const content = (_: EntryRecord, links: MailLinks) => {
+      const values = { product_name: product.name, invitation_url: link, time_left: t.duration(leftMs, 'in'), expires_at: t.dateTime(reminder.expiresAt), unsubscribe_url: links.unsubscribe };
+      return this.templates.mail(product.id, 'reminder', t, values, links, () => invitationReminderMail(t, product.name, link, links, leftMs));
     };
     const { sent, untried } = await this.sender.sendEach([entry], product, content, {
       kind: 'reminder',

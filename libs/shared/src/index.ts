@@ -40,3 +40,4 @@ export * from './i18n/messages';
 export * from './templates';
 export * from './domain/questions';
 export * from './domain/attribution';
+export * from './domain/my-data-links';

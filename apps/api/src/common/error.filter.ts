@@ -53,12 +53,12 @@ function statusOf(exception: unknown): number | undefined {
 }
 
 /**
- * Hosted pages (confirm, unsubscribe, sign-up form, invitation), the dashboard and the development
+ * Hosted pages (confirm, unsubscribe, sign-up form, my-data, invitation), the dashboard and the development
  * inbox answer people with HTML, not JSON (a JSON body under their text/html type would fail as a 500).
  */
 export function wantsPage(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0];
-  if (/^\/(confirm|unsubscribe|w|invitation|dashboard|dev)(\/|$)/.test(path)) return true;
+  if (/^\/(confirm|unsubscribe|w|my-data|invitation|dashboard|dev)(\/|$)/.test(path)) return true;
   return path === '/public/v1/signups' && String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 

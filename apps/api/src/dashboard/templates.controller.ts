@@ -40,7 +40,7 @@ export class DashboardTemplatesController {
     const saved = await this.templates.find(slot);
     const source = saved ? { subject: saved.subject, text: saved.text, html: saved.html } : STARTERS[slot.kind];
     const notice = await this.replies.notice(at.identity, this.path(at, slot.kind, slot.slot));
-    await this.replies.page(reply, 200, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved: saved !== null, notice, ...this.tryPreview(at, slot.kind, source) }));
+    await this.replies.page(reply, 200, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved: saved !== null, notice, ...this.tryPreview(at, slot, source) }));
   }
 
   @Post(':kind/:locale')
@@ -60,7 +60,7 @@ export class DashboardTemplatesController {
   async preview(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     try {
-      await reply.status(200).header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name));
+      await reply.status(200).header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name, slot.locale ?? at.product.defaultLocale));
     } catch (error) {
       if (!(error instanceof TemplateProblem)) throw error;
       const { part, line, column } = error.refused;
@@ -75,7 +75,7 @@ export class DashboardTemplatesController {
     const source = sourceIn(body);
     let mail: TemplateSource;
     try {
-      mail = this.templates.preview(slot.kind, source, at.product.name);
+      mail = this.templates.preview(slot.kind, source, at.product.name, slot.locale ?? at.product.defaultLocale);
     } catch (error) {
       return this.refused(reply, at, slot, source, error);
     }
@@ -105,9 +105,9 @@ export class DashboardTemplatesController {
     return `${at.base}/templates/${kind}/${slot}`;
   }
 
-  private tryPreview(at: ProductPage, kind: MailKind, source: TemplateSource): { preview?: TemplateSource; error?: string } {
+  private tryPreview(at: ProductPage, slot: TemplateSlot, source: TemplateSource): { preview?: TemplateSource; error?: string } {
     try {
-      return { preview: this.templates.preview(kind, source, at.product.name) };
+      return { preview: this.templates.preview(slot.kind, source, at.product.name, slot.locale ?? at.product.defaultLocale) };
     } catch (error) {
       if (error instanceof TemplateProblem) return { error: error.message };
       throw error;

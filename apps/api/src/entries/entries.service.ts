@@ -7,6 +7,7 @@ import { ApiError } from '../common/api-error';
 import { preparedQuery } from '../common/prepared';
 import { ListCursors, Page } from './cursor';
 import type { EntryPage } from './entries.dto';
+import { eraseTraces } from './erasure';
 import { suppress } from './suppressions';
 
 export interface ListQuery {
@@ -84,8 +85,9 @@ export class EntriesService {
   }
 
   /**
-   * Removes the entry and its codes whatever its state, and emits entry.deleted with the entry as it was;
-   * its address goes on the suppression list, so that no import brings it back.
+   * Removes the entry, its codes and every trace of it elsewhere (eraseTraces) whatever its state, and
+   * emits entry.deleted with the entry as it was; its address goes on the suppression list, so that no
+   * import or referral brings it back.
    */
   async delete(scope: ProductScope, id: string): Promise<void> {
     await this.db.transaction(async (manager) => {
@@ -94,6 +96,7 @@ export class EntriesService {
         .findOne({ where: { id, productId: scope.productId, mode: scope.mode }, lock: { mode: 'pessimistic_write' } });
       if (!record) throw notFound();
       const now = this.clock.now();
+      await eraseTraces(manager, record);
       await manager.delete(EntryRecord, { id });
       await suppress(manager, scope, [record.email], now);
       await recordEvent(manager, 'entry.deleted', scope, toEntry(record), now);

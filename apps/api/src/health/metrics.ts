@@ -9,7 +9,7 @@ import { JobQueues } from '../common/job-queues';
 const COLLECT_TIMEOUT_MS = 1000;
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** The queues whose work waits in the outbox. */
-const OUTBOX_QUEUES = [QueueName.Mail, QueueName.Webhooks, QueueName.Reminders];
+const OUTBOX_QUEUES = [QueueName.Mail, QueueName.Webhooks, QueueName.Reminders, QueueName.PersonalData];
 
 /**
  * The api's /metrics: every request's latency by method, route template and status (an unknown path

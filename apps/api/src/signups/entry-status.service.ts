@@ -15,21 +15,26 @@ export interface Friends {
   beingChecked: number;
 }
 
+/** What every state of the page shows: the product, the language, and its my-data page (null without a publishable key in use). */
+interface StatusFrame {
+  productName: string;
+  locale: Locale;
+  myDataLink: string | null;
+}
+
 /** What a hosted confirm page shows about the entry behind its link, in its language. */
-export type ConfirmStatus = { locale: Locale } & (
-  | { state: 'pending'; productName: string }
-  | {
+export type ConfirmStatus =
+  | ({ state: 'pending' } & StatusFrame)
+  | ({
       state: 'confirmed';
-      productName: string;
       place: number;
       estimatedWaitDays: number | null;
       referralLink: string | null;
       friends: Friends;
       leaderboard: Leader[] | null;
       milestones: Milestone[];
-    }
-  | { state: 'invited'; productName: string }
-);
+    } & StatusFrame)
+  | ({ state: 'invited' } & StatusFrame);
 
 /** What the pages behind a mail's links read of their entry, and the one thing they change besides: its language. */
 @Injectable()
@@ -50,18 +55,18 @@ export class EntryStatus {
   /** Where an entry stands, as its status page (and the script-tag form once it is confirmed) shows it. */
   async statusOf(record: EntryRecord): Promise<ConfirmStatus> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: record.productId });
-    const { locale } = record;
-    if (record.state === 'pending') return { state: 'pending', productName: product.name, locale };
-    if (record.state !== 'confirmed') return { state: 'invited', productName: product.name, locale };
+    const key = await this.publishableKeyOf(product.id, record.mode);
+    const frame = { productName: product.name, locale: record.locale, myDataLink: key && `${this.config.PUBLIC_BASE_URL}/w/${encodeURIComponent(key)}/my-data` };
+    if (record.state === 'pending') return { state: 'pending', ...frame };
+    if (record.state !== 'confirmed') return { state: 'invited', ...frame };
     const { place, estimatedWaitDays } = await this.line.standingOf(record);
     const friends = { credited: record.referrals, places: record.referrals * product.referralPlaces, beingChecked: await this.referralLists.beingChecked(record.id) };
     return {
       state: 'confirmed',
-      productName: product.name,
-      locale,
+      ...frame,
       place,
       estimatedWaitDays,
-      referralLink: await this.referralLink(product, record),
+      referralLink: this.referralLink(product, record, key),
       friends,
       leaderboard: await this.leaderboard.maskedBoard(record),
       milestones: await this.referralLists.milestonesOf(record.id),
@@ -80,20 +85,22 @@ export class EntryStatus {
     await this.db.getRepository(EntryRecord).update({ id: entry.id }, { locale });
   }
 
-  /** The product's sign-up page with ?ref=, or the hosted one when the product has none. */
-  private async referralLink(product: Product, entry: EntryRecord): Promise<string | null> {
+  /** The product's sign-up page with ?ref=, or the hosted one (of its publishable key in use) when the product has none. */
+  private referralLink(product: Product, entry: EntryRecord, publishableKey: string | null): string | null {
     if (!entry.referralCode) return null;
-    let base = product.signupUrl;
-    if (!base) {
-      const key = await this.db.getRepository(ApiKey).findOne({
-        where: { productId: product.id, mode: entry.mode, kind: 'publishable', revokedAt: IsNull() },
-        order: { createdAt: 'DESC' },
-      });
-      if (!key) return null;
-      base = `${this.config.PUBLIC_BASE_URL}/w/${key.hint}`;
-    }
+    const base = product.signupUrl ?? (publishableKey && `${this.config.PUBLIC_BASE_URL}/w/${publishableKey}`);
+    if (!base) return null;
     const url = new URL(base);
     url.searchParams.set('ref', entry.referralCode);
     return url.toString();
+  }
+
+  /** The newest publishable key in use of a product and mode (publishable keys are public: it is kept whole). */
+  private async publishableKeyOf(productId: string, mode: EntryRecord['mode']): Promise<string | null> {
+    const key = await this.db.getRepository(ApiKey).findOne({
+      where: { productId, mode, kind: 'publishable', revokedAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+    return key?.hint ?? null;
   }
 }

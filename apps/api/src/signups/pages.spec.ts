@@ -37,6 +37,7 @@ describe('confirmPage', () => {
     friends: { credited: 0, places: 0, beingChecked: 0 },
     leaderboard: null,
     milestones: [],
+    myDataLink: null,
   };
 
   it('is in the entry language, says so in <html lang>, and offers the others', () => {

@@ -45,7 +45,8 @@ export function confirmPage(t: Translator, status: ConfirmStatus, token: string)
         html`<h1>${t.text('page.pending.title')}</h1>
 <p>${t.html('page.pending.body', { product })}</p>
 <form method="post"><button type="submit">${t.text('page.pending.submit')}</button></form>
-${switcher}`,
+${switcher}
+${myData(t, status.myDataLink)}`,
         t.locale,
       );
     case 'confirmed':
@@ -58,14 +59,16 @@ ${referral(t, status.referralLink)}
 ${friendsInWords(t, status.friends)}
 ${milestones(t, status.milestones)}
 ${leaderboard(t, status.leaderboard)}
-${switcher}`,
+${switcher}
+${myData(t, status.myDataLink)}`,
         t.locale,
       );
     case 'invited':
       return page(
         t.text('page.invited.title'),
         html`<h1>${t.text('page.invited.title')}</h1><p>${t.html('page.invited.body', { product })}</p>
-${switcher}`,
+${switcher}
+${myData(t, status.myDataLink)}`,
         t.locale,
       );
   }
@@ -78,6 +81,12 @@ function languageSwitch(t: Translator, token: string): SafeHtml {
 <select id="locale" name="locale">${LOCALES.map((locale) => html`<option value="${locale}" lang="${locale}"${locale === t.locale ? html` selected` : ''}>${LANGUAGE_NAMES[locale]}</option>`)}</select>
 <button type="submit">${t.text('page.status.languageSubmit')}</button>
 </form>`;
+}
+
+/** The foot of the status page: where the person sees, downloads or deletes what the list keeps. */
+function myData(t: Translator, link: string | null): SafeHtml | string {
+  if (!link) return '';
+  return html`<p class="muted"><a href="${link}">${t.text('page.status.myData')}</a></p>`;
 }
 
 function referral(t: Translator, link: string | null): SafeHtml | string {

@@ -21,7 +21,8 @@ import { DataSource } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
-import { suppress } from '../entries/suppressions';
+import { eraseTraces } from '../entries/erasure';
+import { suppress, suppressionHash } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 import { ReferralsService } from '../referrals/referrals.service';
@@ -106,7 +107,8 @@ export class SignupsService {
    * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
    * this connection's stripe share, and its lock is held until the commit. A new address gets its
    * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
-   * count) and its confirmation mail's outbox row; a pending one, when a mail is due, a new createdAt
+   * count) and its confirmation mail's outbox row (an address on the suppression list comes back as its own
+   * sign-up alone: the link's referral is ignored, so no referral brings it back nor earns credit); a pending one, when a mail is due, a new createdAt
    * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
    * no longer pending); any other, nothing. A new entry's answers and attribution, when it has any,
    * go in its entry_details row; a known address keeps its first ones (docs/decisions.md). The
@@ -128,7 +130,8 @@ export class SignupsService {
       `WITH entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6),
+                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6
+                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19)),
                  COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
          ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
        ), referral AS (
@@ -159,7 +162,7 @@ export class SignupsService {
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id }, newId('rfl'), locale ?? null,
-        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution),
+        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution), suppressionHash(email),
       ],
     );
     return written;
@@ -190,14 +193,16 @@ export class SignupsService {
   }
 
   /**
-   * Deletes the entry behind an unsubscribe link and emits entry.unsubscribed with it as it was; its
-   * address goes on the suppression list (imports skip it; a sign-up of its own is still welcome).
-   * The language it had, for the page that says so.
+   * Deletes the entry behind an unsubscribe link and every trace of it (eraseTraces, as a deletion), and
+   * emits entry.unsubscribed with it as it was; its address goes on the suppression list (imports skip
+   * it, a referral link's credit too; a sign-up of its own is still welcome). The language it had, for
+   * the page that says so.
    */
   async unsubscribe(token: string): Promise<Locale> {
     return this.db.transaction(async (manager) => {
       const entry = await entryOfToken(manager, token, 'unsubscribe', true);
       const now = this.clock.now();
+      await eraseTraces(manager, entry);
       await manager.delete(EntryRecord, { id: entry.id });
       await suppress(manager, entry, [entry.email], now);
       await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
@@ -210,7 +215,6 @@ export class SignupsService {
     if (!scope) throw unknownKey();
     return scope;
   }
-
 }
 
 const unknownKey = () => new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });

@@ -12,7 +12,8 @@ import {
   TemplateRefused,
   TemplateSource,
   TemplateValues,
-  withUnsubscribeFooter,
+  translator,
+  withFoot,
 } from '@app/shared';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiError } from '../common/api-error';
@@ -35,6 +36,9 @@ export class TemplateProblem extends ApiError {
  * A product's mail templates, as the dashboard edits them: each checked before it is kept (the same
  * engine and checks as the mailer's), previewed and test-sent on sample values.
  */
+/** The my-data link of a preview's foot (every mail links the product's my-data page). */
+const SAMPLE_MY_DATA = 'https://waitlist.example/w/pk_live_sample/my-data';
+
 @Injectable()
 export class MailTemplatesService {
   constructor(
@@ -66,10 +70,10 @@ export class MailTemplatesService {
     return (affected ?? 0) > 0;
   }
 
-  /** The mail a template makes of sample values, with the footer every mail gets. */
-  preview(kind: MailKind, source: TemplateSource, productName: string): TemplateSource {
+  /** The mail a template makes of sample values, with the foot every mail gets in `locale`. */
+  preview(kind: MailKind, source: TemplateSource, productName: string, locale: Locale): TemplateSource {
     const values: TemplateValues = { ...sampleValues(kind), product_name: productName };
-    return withUnsubscribeFooter(renderTemplate(this.check(kind, source), values), values.unsubscribe_url);
+    return withFoot(renderTemplate(this.check(kind, source), values), translator(locale), { unsubscribe: values.unsubscribe_url, myData: SAMPLE_MY_DATA });
   }
 
   private check(kind: MailKind, source: TemplateSource) {

@@ -1,8 +1,8 @@
 import { html, Translator } from '@app/shared';
-import { MailContent, mailButton, mailLayout } from './layout';
+import { MailContent, MailLinks, mailButton, mailLayout, textFooter } from './layout';
 
 /** `keptForMs`: how long an unconfirmed address stays (PENDING_ENTRY_TTL), said in the entry's language. */
-export function confirmationMail(t: Translator, productName: string, confirmUrl: string, unsubscribeUrl: string, keptForMs: number): MailContent {
+export function confirmationMail(t: Translator, productName: string, confirmUrl: string, links: MailLinks, keptForMs: number): MailContent {
   const notYou = t.text('mail.confirmation.notYou', { duration: t.duration(keptForMs, 'in') });
   return {
     subject: t.text('mail.confirmation.subject', { product: productName }),
@@ -12,14 +12,13 @@ ${confirmUrl}
 
 ${notYou}
 
-${t.text('mail.unsubscribeLine', { url: unsubscribeUrl })}
-`,
+${textFooter(t, links)}`,
     html: mailLayout(
       t,
       html`<p>${t.html('mail.confirmation.leadHtml', { product: html`<strong>${productName}</strong>` })}</p>
 ${mailButton(confirmUrl, t.text('mail.confirmation.button'))}
 <p style="color:#59636e;font-size:13px">${notYou}</p>`,
-      unsubscribeUrl,
+      links,
     ),
   };
 }

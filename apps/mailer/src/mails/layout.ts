@@ -1,4 +1,6 @@
-import { html, SafeHtml, Translator } from '@app/shared';
+import { html, MailLinks, mailFoot, SafeHtml, Translator } from '@app/shared';
+
+export type { MailLinks } from '@app/shared';
 
 export interface MailContent {
   subject: string;
@@ -6,12 +8,17 @@ export interface MailContent {
   html: string;
 }
 
-/** The HTML frame every mail shares, with its unsubscribe link at the foot. */
-export function mailLayout(t: Translator, body: SafeHtml, unsubscribeUrl: string): string {
+/** The HTML frame every mail shares, with its unsubscribe and my-data links at the foot. */
+export function mailLayout(t: Translator, body: SafeHtml, links: MailLinks): string {
   return html`<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;line-height:1.5">
 <div style="max-width:520px;margin:0 auto;padding:24px">${body}
-<p style="color:#59636e;font-size:12px;margin-top:32px"><a href="${unsubscribeUrl}" style="color:#59636e">${t.text('mail.unsubscribe')}</a></p>
+${mailFoot(t, links).html}
 </div></body></html>`.value;
+}
+
+/** The same foot in a mail's text part. */
+export function textFooter(t: Translator, links: MailLinks): string {
+  return mailFoot(t, links).text;
 }
 
 /** The mails' one button. */

@@ -1,4 +1,4 @@
-import { MailTemplate, STARTERS } from '@app/shared';
+import { MailTemplate, STARTERS, translator } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailTemplates } from './mail-templates';
 
@@ -13,6 +13,7 @@ function databaseWith(row: MailTemplate) {
 }
 
 const VALUES = { product_name: 'Acme', confirm_url: 'https://w.example/confirm/t', kept_for: '3 days', unsubscribe_url: 'https://w.example/unsubscribe/u' };
+const LINKS = { unsubscribe: 'https://w.example/unsubscribe/u', myData: null };
 const fallback = () => ({ subject: 'default', text: 'default', html: 'default' });
 
 describe(MailTemplates.name, () => {
@@ -20,12 +21,12 @@ describe(MailTemplates.name, () => {
     const row = Object.assign(new MailTemplate(), { id: 'tpl_1', productId: 'prod_1', kind: 'confirmation', locale: null, ...STARTERS.confirmation, updatedAt: new Date(1_000) });
     const { db, reads } = databaseWith(row);
     const templates = new MailTemplates(db);
-    for (let i = 0; i < 3; i++) await templates.mail('prod_1', 'confirmation', undefined, VALUES, fallback);
+    for (let i = 0; i < 3; i++) await templates.mail('prod_1', 'confirmation', translator('en'), VALUES, LINKS, fallback);
     expect(reads.rows).toBe(1);
 
     row.updatedAt = new Date(2_000);
     row.subject = 'Changed for {{ product_name }}';
-    const mail = await templates.mail('prod_1', 'confirmation', undefined, VALUES, fallback);
+    const mail = await templates.mail('prod_1', 'confirmation', translator('en'), VALUES, LINKS, fallback);
     expect([reads.rows, mail.subject]).toEqual([2, 'Changed for Acme']);
     expect(mail.text).toMatch(/https:\/\/w\.example\/confirm\/t[\s\S]*\n\nUnsubscribe: https:\/\/w\.example\/unsubscribe\/u\n$/);
   });

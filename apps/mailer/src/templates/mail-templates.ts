@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CompiledTemplate, compileTemplate, MailKind, MailTemplate, renderTemplate, TemplateValues, withUnsubscribeFooter } from '@app/shared';
+import { CompiledTemplate, compileTemplate, MailKind, MailLinks, MailTemplate, renderTemplate, TemplateValues, Translator, withFoot } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailContent } from '../mails/layout';
 
@@ -10,8 +10,8 @@ const CACHE_SIZE = 500;
 /**
  * The mail a product wrote for a kind and a language, else its mail for every language, else the
  * service's default. A template is compiled once per change, not per mail: each mail asks only which
- * template applies and when it last changed. Whatever the template says, the service's unsubscribe
- * footer follows its text and its HTML (the List-Unsubscribe headers are MailSender's).
+ * template applies and when it last changed. Whatever the template says, the service's foot (the
+ * unsubscribe and my-data links, in the entry's language) follows its text and its HTML (the List-Unsubscribe headers are MailSender's).
  */
 @Injectable()
 export class MailTemplates {
@@ -23,14 +23,15 @@ export class MailTemplates {
   async mail(
     productId: string,
     kind: MailKind,
-    locale: string | undefined,
-    values: TemplateValues & { unsubscribe_url: string },
+    t: Translator,
+    values: TemplateValues,
+    links: MailLinks,
     defaultMail: () => MailContent,
   ): Promise<MailContent> {
-    const template = await this.find(productId, kind, locale);
+    const template = await this.find(productId, kind, t.locale);
     if (!template) return defaultMail();
     try {
-      return withUnsubscribeFooter(renderTemplate(template, values), values.unsubscribe_url);
+      return withFoot(renderTemplate(template, values), t, links);
     } catch (error) {
       // Checked on sample values at save; a real value may still pass a limit. The default mail goes instead.
       this.logger.warn({ msg: `The ${kind} template of ${productId} did not render, the default mail went instead: ${(error as Error).message}` });

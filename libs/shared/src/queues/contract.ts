@@ -29,6 +29,11 @@ export enum QueueName {
    * adds a job for a tick Redis lost. PostgreSQL's release_runs lets one run through per tick.
    */
   Releases = 'releases',
+  /**
+   * Mails with a link to a person's own data, which live in the outbox alone: the my-data form queues
+   * them, the mailer takes their rows from PostgreSQL and signs each link, with no BullMQ job.
+   */
+  PersonalData = 'personal-data',
 }
 
 export interface JobsOf {
@@ -65,6 +70,10 @@ export interface JobsOf {
     /** The one reminder of an invited entry's code, which the code's row carries sealed (the job carries no code). */
     reminder: { entryId: string };
   };
+  [QueueName.PersonalData]: {
+    /** The my-data link of an entry (the row carries no link: the mailer signs it). httpRequestId: the asking request's X-Request-Id. */
+    'my-data': { entryId: string; httpRequestId?: string };
+  };
   [QueueName.Releases]: {
     /** A tick of a release: the scheduler's jobs carry it as opts.prevMillis, a reconcile's as tick (epoch ms). */
     release: { releaseId: string; tick?: number };
@@ -85,4 +94,5 @@ export const JOB_NAMES: { [Q in QueueName]: readonly JobName<Q>[] } = {
   [QueueName.Deliveries]: ['deliver'],
   [QueueName.Reminders]: ['reminder'],
   [QueueName.Releases]: ['release'],
+  [QueueName.PersonalData]: ['my-data'],
 };

@@ -1,5 +1,6 @@
 import { compileTemplate, renderTemplate, TemplateRefused, TemplateSource } from './engine';
-import { withUnsubscribeFooter } from './footer';
+import { translator } from '../i18n/messages';
+import { withFoot } from './footer';
 import { STARTERS } from './starters';
 import { MailKind, sampleValues } from './variables';
 
@@ -91,10 +92,12 @@ describe('the editor’s starting templates', () => {
   });
 });
 
-describe(withUnsubscribeFooter.name, () => {
-  it('puts the unsubscribe link after the text and before the end of a whole HTML document', () => {
-    const mail = withUnsubscribeFooter({ subject: 's', text: 'Hi\n\n', html: '<html><body><p>Hi</p></BODY></html>' }, 'https://w.example/unsubscribe/t"');
-    expect(mail.text).toBe('Hi\n\nUnsubscribe: https://w.example/unsubscribe/t"\n');
-    expect(mail.html).toMatch(/^<html><body><p>Hi<\/p><p [^>]+><a href="https:\/\/w.example\/unsubscribe\/t&quot;"[^>]*>Unsubscribe<\/a><\/p>\n<\/BODY><\/html>$/);
+describe(withFoot.name, () => {
+  it('puts the unsubscribe and my-data links after the text and before the end of a whole HTML document, in the language', () => {
+    const links = { unsubscribe: 'https://w.example/unsubscribe/t"', myData: 'https://w.example/w/pk/my-data' };
+    const mail = withFoot({ subject: 's', text: 'Hi\n\n', html: '<html><body><p>Hi</p></BODY></html>' }, translator('en'), links);
+    expect(mail.text).toBe('Hi\n\nUnsubscribe: https://w.example/unsubscribe/t"\nSee or delete your data: https://w.example/w/pk/my-data\n');
+    expect(mail.html).toMatch(/^<html><body><p>Hi<\/p><p [^>]+><a href="https:\/\/w.example\/unsubscribe\/t&quot;"[^>]*>Unsubscribe<\/a> · <a href="https:\/\/w.example\/w\/pk\/my-data"[^>]*>See or delete your data<\/a><\/p>\n<\/BODY><\/html>$/);
+    expect(withFoot({ subject: 's', text: 'Hallo', html: '<p>Hallo</p>' }, translator('de'), { ...links, myData: null }).text).toBe('Hallo\n\nAbmelden: https://w.example/unsubscribe/t"\n');
   });
 });

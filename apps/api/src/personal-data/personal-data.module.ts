@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { EntriesModule } from '../entries/entries.module';
+import { KeysModule } from '../keys/keys.module';
+import { PersonalDataController } from './personal-data.controller';
+import { PersonalDataService } from './personal-data.service';
+
+/** A person's own data: the my-data page, its mail's link, the export and the deletion. */
+@Module({ imports: [KeysModule, EntriesModule], controllers: [PersonalDataController], providers: [PersonalDataService] })
+export class PersonalDataModule {}
