@@ -101,6 +101,7 @@ describe("a person's own data: the my-data page, the export and the deletion", (
       invitedAt: null, redeemedAt: null, referralCode: ada.referralCode, referrals: 2,
     });
     expect(data.product).toEqual({ name: 'Acme' });
+    expect([data.language, data.signUp]).toEqual(['en', { answers: {}, attribution: {} }]);
     expect(data.placeHistory.map((change: { cause: string }) => change.cause)).toEqual(expect.arrayContaining(['joined', 'referral_credited']));
     expect(data.mails).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'confirmation' })]));
     expect(data.referralsMade).toHaveLength(2);

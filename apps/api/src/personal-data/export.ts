@@ -17,6 +17,15 @@ const iso = (value: Date | null) => value && value.toISOString();
 export const EXPORT_SECTIONS: ExportSection[] = [
   { name: 'product', read: async (_, __, product) => ({ name: product.name }) },
   { name: 'entry', read: async (_, entry) => toEntry(entry) },
+  { name: 'language', read: async (_, entry) => entry.locale },
+  {
+    // What the sign-up said beside the address: the answers to the product's questions and where it came from.
+    name: 'signUp',
+    read: async (manager, entry) => {
+      const [row]: { answers: object | null; attribution: object | null }[] = await manager.query(`SELECT answers, attribution FROM entry_details WHERE entry_id = $1`, [entry.id]);
+      return { answers: row?.answers ?? {}, attribution: row?.attribution ?? {} };
+    },
+  },
   {
     name: 'placeHistory',
     read: async (manager, entry) => {
