@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { Browser } from 'playwright-core';
 import { launchBrowser, serve } from './support/browser';
 import { confirmPath, joinLine, productWith } from './support/flows';
+import { EntryRecord } from '@app/shared';
 import { Product, Stack } from './support/stack';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
@@ -98,6 +99,40 @@ describe('the script-tag form', () => {
       await stack.request({ method: 'POST', url: await confirmPath(stack, 'lena@example.com') });
       await page.getByText('Ihr Platz in der Warteschlange:').waitFor();
       await context.close();
+    } finally {
+      customer.server.close();
+    }
+  }, 60_000);
+
+  it("asks the product's questions and keeps the answers with the page's UTM parameters", async () => {
+    const product = await productWith(stack, {});
+    const questions = [
+      { key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer'] },
+      { key: 'tools', type: 'multiple_choice', required: false, label: 'Tools you use', choices: ['Slack', 'Linear', 'Jira'] },
+      { key: 'story', type: 'long_text', required: false, label: 'What brings you here?' },
+      { key: 'consent', type: 'checkbox', required: true, label: 'I agree to be mailed about the launch' },
+    ];
+    await stack.db.query('UPDATE products SET questions = $1 WHERE id = $2', [JSON.stringify(questions), product.id]);
+    const customer = await customerPage(base, await dashboardSnippet(stack, product, base));
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      const landing = customer.url.replace('?ref=', '?utm_source=news&utm_campaign=launch');
+      await page.goto(landing);
+      await page.getByLabel('Email address').fill('grace@example.com');
+      await page.getByLabel('Your role').selectOption('Engineer');
+      await page.getByLabel('Linear').check();
+      await page.getByLabel('I agree to be mailed about the launch').check();
+      await page.getByRole('button', { name: 'Join the waitlist' }).click();
+      await page.getByText('Check your inbox').waitFor();
+      const entry = await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'grace@example.com', productId: product.id });
+      const profile = await stack.request({ method: 'GET', url: `/api/v1/entries/${entry.id}/profile`, headers: { authorization: `Bearer ${product.keys.test.secret}` } });
+      expect(profile.json()).toEqual({
+        id: entry.id,
+        locale: 'en',
+        answers: { role: 'Engineer', tools: ['Linear'], consent: true },
+        attribution: { utm_source: 'news', utm_campaign: 'launch', landing_page: landing },
+      });
     } finally {
       customer.server.close();
     }

@@ -1,9 +1,11 @@
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { DashboardAuthService } from '../../apps/api/src/dashboard/dashboard-auth.service';
 import { launchBrowser, serve } from '../../test/support/browser';
 import { PASSWORD } from '../../test/support/dashboard';
-import { joinLine } from '../../test/support/flows';
+import { confirmPath, joinLine } from '../../test/support/flows';
 import { Receiver } from '../../test/support/receiver';
 import { seedHistory } from '../../test/support/seed';
 import { Stack } from '../../test/support/stack';
@@ -84,5 +86,54 @@ describe('docs screenshots', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(entry);
     await shoot('phone-entry');
+  });
+
+  it('takes the product’s voice: the template editor, a German status page, the script-tag form on a page', async () => {
+    const acme = await stack.createProduct({ name: 'Acme Notes' });
+    await stack.api.get(DashboardAuthService).createUser('lin@acme.example', PASSWORD, acme.id);
+    const base = await serve(stack);
+    page = await browser.newPage({ baseURL: base, viewport: { width: 1280, height: 1000 } });
+    await page.goto('/dashboard/login');
+    await page.getByLabel('Email').fill('lin@acme.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Acme Notes' }).click();
+    await nav('Mail templates');
+    await page.getByRole('row', { name: /Confirmation mail/ }).getByRole('link').first().click();
+    await page.getByLabel('Subject').fill('Welcome to {{ product_name }}: one click to go');
+    await page.locator('#preview-subject').getByText('Welcome to Acme Notes: one click to go').waitFor();
+    await shoot('template-editor');
+
+    // A German sign-up through the link of someone already in line, confirmed: its status page.
+    const friend = await joinLine(stack, acme.keys.live.publishable, 'grace@acme.example');
+    const signedUp = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: acme.keys.live.publishable, email: 'lena@acme.example', locale: 'de', ref: friend.referralCode } });
+    expect(signedUp.status).toBe(202);
+    const status = await confirmPath(stack, 'lena@acme.example');
+    await stack.request({ method: 'POST', url: status });
+    await page.setViewportSize({ width: 600, height: 900 });
+    await page.goto(status);
+    await shoot('status-de');
+
+    // The script-tag form on a customer's page of another origin, after its person confirmed.
+    const snippet = `<script src="${base}/embed.js" data-key="${acme.keys.live.publishable}" async></script>`;
+    const site = createServer((_, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme Notes</title>
+<style>body{font:17px/1.5 Georgia,serif;max-width:36rem;margin:3rem auto;color:#222} .signup{--waitlist-accent:#0a7d4f;--waitlist-radius:4px}</style></head>
+<body><h1>Acme Notes</h1><p>Notes your whole team can write in at once. We open the doors in waves: join the line.</p>
+<div class="signup">${snippet}</div></body></html>`),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.setViewportSize({ width: 900, height: 900 });
+      await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/?ref=${friend.referralCode}`);
+      await page.getByLabel('Email address').fill('alan@acme.example');
+      await page.getByRole('button', { name: 'Join the waitlist' }).click();
+      await page.getByText('Check your inbox').waitFor();
+      await stack.request({ method: 'POST', url: await confirmPath(stack, 'alan@acme.example') });
+      await page.getByText('Your place in line:').waitFor();
+      await shoot('embed-form');
+    } finally {
+      site.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { html, Locale, SafeHtml } from '@app/shared';
+import { html, Locale, pickLocale, Product, SafeHtml, translator, Translator } from '@app/shared';
 
 const STYLE = `
   body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
@@ -35,4 +35,9 @@ export function renderMessagePage(title: string, message: string, lang: Locale =
 /** A time as pages show it (decisions.md: times in UTC): to the minute, or to the second. */
 export function inUtc(value: Date, seconds = false): string {
   return `${value.toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
+}
+
+/** The language of a page before there is an entry: the browser's, if we speak it, else the product's default. */
+export function browserLanguage(product: Pick<Product, 'defaultLocale'>, accepted: string | undefined): Translator {
+  return translator(pickLocale(accepted) ?? product.defaultLocale);
 }

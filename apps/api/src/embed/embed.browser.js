@@ -11,6 +11,7 @@
     'input,textarea,select{box-sizing:border-box;width:100%;font:inherit;padding:8px;border:1px solid var(--waitlist-border,#d0d7de);border-radius:var(--waitlist-radius,8px)}' +
     'button{font:inherit;margin-top:12px;padding:8px 16px;border:0;border-radius:var(--waitlist-radius,8px);background:var(--waitlist-accent,#1f6feb);color:var(--waitlist-accent-text,#fff);cursor:pointer}' +
     'button[disabled]{opacity:.6}.row{display:flex;gap:8px;align-items:center}.row button{margin-top:0;white-space:nowrap}' +
+    'fieldset{border:0;padding:0;margin:8px 0 0}legend{font-weight:600;padding:0}.choice{font-weight:400;display:flex;gap:6px;align-items:center}.check{width:auto}' +
     '.place{font-size:2em;font-weight:700;margin:0}.muted{opacity:.75;font-size:.9em}.error{color:#cf222e}ol{padding-left:1.4em}';
   var WATCH_MS = 30 * 60 * 1000;
   var POLL_MS = 3000;
@@ -60,14 +61,26 @@
       var email = el('input', { type: 'email', name: 'email', required: '', autocomplete: 'email', maxlength: '254', id: 'waitlist-email' }, []);
       var button = el('button', { type: 'submit' }, [m.join]);
       var problem = el('p', { class: 'error', role: 'alert' }, []);
-      var fields = el('form', {}, [el('h2', {}, [form.title]), el('label', { for: 'waitlist-email' }, [m.email]), email, button, problem]);
+      var asked = form.questions.map(function (question, index) {
+        return questionField(question, 'waitlist-q' + index, m);
+      });
+      var children = [el('h2', {}, [form.title]), el('label', { for: 'waitlist-email' }, [m.email]), email];
+      asked.forEach(function (field) {
+        children.push(field.node);
+      });
+      var fields = el('form', {}, children.concat([button, problem]));
       fields.addEventListener('submit', function (event) {
         event.preventDefault();
         button.disabled = true;
         problem.textContent = '';
         var watch = newWatch();
         var ref = new URLSearchParams(location.search).get('ref');
-        var body = { key: key, email: email.value, watch: watch, locale: form.locale };
+        var answers = {};
+        form.questions.forEach(function (question, index) {
+          var value = asked[index].value();
+          if (value !== undefined) answers[question.key] = value;
+        });
+        var body = { key: key, email: email.value, watch: watch, locale: form.locale, answers: answers, attribution: attribution() };
         if (ref) body.ref = ref;
         request('POST', '/public/v1/signups', body).then(
           function (answer) {
@@ -195,6 +208,52 @@
         // Nothing kept, nothing to forget.
       }
     }
+  }
+
+  // One of the product's questions as a field, and how its answer is read (undefined: no answer).
+  function questionField(question, id, m) {
+    var label = question.label + (question.required ? '' : ' ' + m.optional);
+    var required = question.required ? { required: '' } : {};
+    var choices = question.choices || [];
+    if (question.type === 'checkbox') {
+      var box = el('input', Object.assign({ type: 'checkbox', id: id, class: 'check' }, required), []);
+      return { node: el('label', { class: 'choice' }, [box, ' ' + label]), value: function () { return box.checked; } };
+    }
+    if (question.type === 'multiple_choice') {
+      var boxes = choices.map(function (choice) {
+        return el('input', { type: 'checkbox', value: choice, class: 'check' }, []);
+      });
+      var legend = el('legend', {}, [label]);
+      var set = el('fieldset', {}, [legend].concat(boxes.map(function (item, n) { return el('label', { class: 'choice' }, [item, ' ' + choices[n]]); })));
+      return {
+        node: set,
+        value: function () {
+          var ticked = boxes.filter(function (item) { return item.checked; }).map(function (item) { return item.value; });
+          return ticked.length ? ticked : undefined;
+        },
+      };
+    }
+    var input =
+      question.type === 'single_choice'
+        ? el('select', Object.assign({ id: id }, required), [el('option', { value: '' }, [m.choose])].concat(choices.map(function (choice) { return el('option', { value: choice }, [choice]); })))
+        : question.type === 'long_text'
+          ? el('textarea', Object.assign({ id: id, rows: '3' }, required), [])
+          : el('input', Object.assign({ id: id, type: 'text' }, required), []);
+    return {
+      node: el('div', {}, [el('label', { for: id }, [label]), input]),
+      value: function () { return input.value.trim() ? input.value : undefined; },
+    };
+  }
+
+  // Where the person came from: the page's UTM parameters, the page before it, and the page itself.
+  function attribution() {
+    var query = new URLSearchParams(location.search);
+    var kept = { landing_page: location.href };
+    ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'].forEach(function (name) {
+      if (query.get(name)) kept[name] = query.get(name);
+    });
+    if (document.referrer) kept.referrer = document.referrer;
+    return kept;
   }
 
   function newWatch() {

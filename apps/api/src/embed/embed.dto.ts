@@ -1,4 +1,4 @@
-import { LOCALES } from '@app/shared';
+import { LOCALES, QUESTION_TYPES } from '@app/shared';
 import { z } from 'zod';
 import { LEADER } from '../leaderboard/leaderboard.dto';
 
@@ -29,6 +29,17 @@ export const EMBED_FORM = z
   .object({
     title: z.string(),
     locale: z.enum(LOCALES).meta({ description: 'The language of the words, sent on with the sign-up: the browser\'s Accept-Language if the service speaks it, else the product\'s default language.' }),
+    questions: z
+      .array(
+        z.object({
+          key: z.string(),
+          type: z.enum(QUESTION_TYPES),
+          required: z.boolean(),
+          label: z.string(),
+          choices: z.array(z.string()).optional(),
+        }),
+      )
+      .meta({ description: "The product's sign-up questions, in order, in the team's own words; the form sends their answers as `answers` by key." }),
     messages: z.record(z.string(), z.string()),
   })
   .meta({ id: 'EmbedForm' });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EntryRecord, pickLocale, translator, Translator } from '@app/shared';
+import { EntryRecord, translator, Translator } from '@app/shared';
 import { DataSource } from 'typeorm';
+import { browserLanguage } from '../common/html';
 import { EntryStatus } from '../signups/entry-status.service';
 import { friendsSentence } from '../signups/pages';
 import { SignupsService } from '../signups/signups.service';
@@ -27,6 +28,8 @@ function messages(t: Translator, productName: string): Record<string, string> {
     leaderboard: t.text('page.status.leaderboard'),
     nobodyYet: t.text('page.status.noLeaders'),
     invited: t.text('page.invited.body', product),
+    optional: t.text('page.signup.optional'),
+    choose: t.text('page.signup.choose'),
   };
 }
 
@@ -42,8 +45,8 @@ export class EmbedService {
   /** In the language the browser asks for, else the product's default; the form signs up in that language. */
   async form(key: string, acceptLanguage: string | undefined): Promise<EmbedForm> {
     const { product } = await this.signups.productOfPublishableKey(key);
-    const t = translator(pickLocale(acceptLanguage) ?? product.defaultLocale);
-    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, messages: messages(t, product.name) };
+    const t = browserLanguage(product, acceptLanguage);
+    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, questions: product.questions, messages: messages(t, product.name) };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */

@@ -81,7 +81,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       security: [],
       requestParams: { path: z.object({ key: z.string().meta({ description: 'The publishable key.', example: 'pk_live_…' }) }), header: requestHeaders() },
       responses: {
-        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', locale: 'en', messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
+        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', locale: 'en', questions: [{ key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer'] }], messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
         ...errorResponses({ 401: ['unauthorized'] }),
       },
     },

@@ -1,4 +1,6 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { translator } from '@app/shared';
+import { browserLanguage } from '../common/html';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { askPage, dataPage, deleteAskPage, deletedPage, linkSentPage } from './pages';
 import { PersonalDataService } from './personal-data.service';
@@ -15,8 +17,9 @@ export class PersonalDataController {
 
   @Get('w/:key/my-data')
   @Header('Content-Type', HTML)
-  async askForm(@Param('key') key: string): Promise<string> {
-    return askPage((await this.personalData.productOf(key)).product.name, key);
+  async askForm(@Param('key') key: string, @Headers('accept-language') accepted?: string): Promise<string> {
+    const { product } = await this.personalData.productOf(key);
+    return askPage(browserLanguage(product, accepted), product.name, key);
   }
 
   @Post('w/:key/my-data')
@@ -28,8 +31,9 @@ export class PersonalDataController {
 
   @Get('w/:key/my-data/sent')
   @Header('Content-Type', HTML)
-  async sent(@Param('key') key: string): Promise<string> {
-    return linkSentPage((await this.personalData.productOf(key)).product.name);
+  async sent(@Param('key') key: string, @Headers('accept-language') accepted?: string): Promise<string> {
+    const { product } = await this.personalData.productOf(key);
+    return linkSentPage(browserLanguage(product, accepted), product.name);
   }
 
   @Get('my-data/:token')
@@ -37,7 +41,7 @@ export class PersonalDataController {
   @Header('Cache-Control', 'no-store')
   async show(@Param('token') token: string): Promise<string> {
     const { linked, data } = await this.personalData.export(token);
-    return dataPage(token, linked.product.name, data.entry as Parameters<typeof dataPage>[2]);
+    return dataPage(translator(linked.entry.locale), token, linked.product.name, data.entry as Parameters<typeof dataPage>[3]);
   }
 
   @Get('my-data/:token/export')
@@ -54,13 +58,15 @@ export class PersonalDataController {
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
   async askDelete(@Param('token') token: string): Promise<string> {
-    return deleteAskPage(token, (await this.personalData.entryOf(token)).product.name);
+    const { entry, product } = await this.personalData.entryOf(token);
+    return deleteAskPage(translator(entry.locale), token, product.name);
   }
 
   @Post('my-data/:token/delete')
   @HttpCode(200)
   @Header('Content-Type', HTML)
   async delete(@Param('token') token: string): Promise<string> {
-    return deletedPage(await this.personalData.delete(token));
+    const { productName, locale } = await this.personalData.delete(token);
+    return deletedPage(translator(locale), productName);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, canonicalEmail, Clock, EntryRecord, JobData, MyDataLinks, normalizeEmail, Product, QueueName } from '@app/shared';
+import { APP_CONFIG, AppConfig, canonicalEmail, Clock, EntryRecord, JobData, Locale, MyDataLinks, normalizeEmail, Product, QueueName } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { RateLimits } from '../common/rate-limits';
@@ -82,12 +82,12 @@ export class PersonalDataService {
 
   /**
    * Deletes the link's entry as the API's DELETE does (entry.deleted, the suppression list, every trace
-   * erased), and logs it by id alone. The product's name, for the page that says it is done.
+   * erased), and logs it by id alone. The product's name and the entry's language, for the page that says it is done.
    */
-  async delete(token: string): Promise<string> {
+  async delete(token: string): Promise<{ productName: string; locale: Locale }> {
     const { entry, product } = await this.entryOf(token);
     await this.entries.delete(entry, entry.id);
     this.logger.log(`The entry ${entry.id} was deleted at the person's request (my-data page)`);
-    return product.name;
+    return { productName: product.name, locale: entry.locale };
   }
 }

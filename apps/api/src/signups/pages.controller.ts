@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Header, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, attributionOfPage, pickLocale, Product, translator, Translator } from '@app/shared';
+import { APP_CONFIG, AppConfig, attributionOfPage, translator } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
+import { browserLanguage } from '../common/html';
 import { parseInput } from '../common/validation';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { EntryStatus } from './entry-status.service';
@@ -91,9 +92,4 @@ export class PagesController {
       throw error;
     }
   }
-}
-
-/** The language of a page before there is an entry: the browser's, if we speak it, else the product's default. */
-function browserLanguage(product: Product, accepted: string | undefined): Translator {
-  return translator(pickLocale(accepted) ?? product.defaultLocale);
 }
