@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { DashboardAuthService } from '../../apps/api/src/dashboard/dashboard-auth.service';
-import { launchBrowser, serve } from '../../test/support/browser';
+import { launchBrowser } from '../../test/support/browser';
 import { PASSWORD } from '../../test/support/dashboard';
 import { confirmPath, joinLine } from '../../test/support/flows';
 import { Receiver } from '../../test/support/receiver';
@@ -40,7 +40,7 @@ describe('docs screenshots', () => {
     const friend = await joinLine(stack, acme.keys.live.publishable, 'grace@acme.example');
     await joinLine(stack, acme.keys.live.publishable, 'alan@acme.example', friend.referralCode!);
 
-    page = await browser.newPage({ baseURL: await serve(stack), viewport: { width: 1280, height: 1000 } });
+    page = await browser.newPage({ baseURL: await stack.url(), viewport: { width: 1280, height: 1000 } });
     await page.goto('/dashboard/login');
     await page.getByLabel('Email').fill('ada@acme.example');
     await shoot('login');
@@ -91,7 +91,7 @@ describe('docs screenshots', () => {
   it('takes the product’s voice: the template editor, a German status page, the script-tag form on a page', async () => {
     const acme = await stack.createProduct({ name: 'Acme Notes' });
     await stack.api.get(DashboardAuthService).createUser('lin@acme.example', PASSWORD, acme.id);
-    const base = await serve(stack);
+    const base = await stack.url();
     page = await browser.newPage({ baseURL: base, viewport: { width: 1280, height: 1000 } });
     await page.goto('/dashboard/login');
     await page.getByLabel('Email').fill('lin@acme.example');
@@ -104,8 +104,9 @@ describe('docs screenshots', () => {
     await page.locator('#preview-subject').getByText('Welcome to Acme Notes: one click to go').waitFor();
     await shoot('template-editor');
 
-    // A German sign-up through the link of someone already in line, confirmed: its status page.
-    const friend = await joinLine(stack, acme.keys.live.publishable, 'grace@acme.example');
+    // A German sign-up through the link of someone already in line, confirmed: its status page. (Addresses
+    // not used above: the sink's mails are looked up by address.)
+    const friend = await joinLine(stack, acme.keys.live.publishable, 'hedy@acme.example');
     const signedUp = await stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: acme.keys.live.publishable, email: 'lena@acme.example', locale: 'de', ref: friend.referralCode } });
     expect(signedUp.status).toBe(202);
     const status = await confirmPath(stack, 'lena@acme.example');
@@ -126,10 +127,10 @@ describe('docs screenshots', () => {
     try {
       await page.setViewportSize({ width: 900, height: 900 });
       await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/?ref=${friend.referralCode}`);
-      await page.getByLabel('Email address').fill('alan@acme.example');
+      await page.getByLabel('Email address').fill('katherine@acme.example');
       await page.getByRole('button', { name: 'Join the waitlist' }).click();
       await page.getByText('Check your inbox').waitFor();
-      await stack.request({ method: 'POST', url: await confirmPath(stack, 'alan@acme.example') });
+      await stack.request({ method: 'POST', url: await confirmPath(stack, 'katherine@acme.example') });
       await page.getByText('Your place in line:').waitFor();
       await shoot('embed-form');
     } finally {
