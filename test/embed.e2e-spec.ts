@@ -71,6 +71,12 @@ describe('the script-tag form', () => {
       await page.getByText('Your place in line:').waitFor();
       expect(await page.locator('.place').textContent()).toBe('#2');
       expect(await page.getByLabel('Your referral link').inputValue()).toMatch(/[?&]ref=[a-z2-9]{12}$/);
+      // Copy puts the link on the clipboard and says so; Share is there beside it.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByRole('button', { name: 'Copied' }).waitFor();
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(await page.getByLabel('Your referral link').inputValue());
+      await page.getByRole('button', { name: 'Share' }).waitFor();
       await page.getByText('Leaderboard').waitFor();
       expect(await page.locator('li').first().textContent()).toMatch(/^g•••@e•••\.com: 1$/);
       // The referral went through the page's ?ref=.

@@ -139,15 +139,13 @@
           if (navigator.clipboard) navigator.clipboard.writeText(status.referralLink).then(done, function () {});
           else if (document.execCommand('copy')) done();
         });
-        var row = el('div', { class: 'row' }, [link, copy]);
-        if (navigator.share) {
-          var share = el('button', { type: 'button' }, [m.share]);
-          share.addEventListener('click', function () {
-            navigator.share({ title: form.title, url: status.referralLink }).catch(function () {});
-          });
-          row.appendChild(share);
-        }
-        parts.push(el('p', {}, [m.shareText]), row);
+        // The system's share sheet where there is one, else a mail to write.
+        var share = el('button', { type: 'button' }, [m.share]);
+        share.addEventListener('click', function () {
+          if (navigator.share) navigator.share({ title: form.title, url: status.referralLink }).catch(function () {});
+          else window.open('mailto:?subject=' + encodeURIComponent(form.title) + '&body=' + encodeURIComponent(status.referralLink), '_blank');
+        });
+        parts.push(el('p', {}, [m.shareText]), el('div', { class: 'row' }, [link, copy, share]));
       }
       if (status.words.friends) parts.push(el('p', {}, [status.words.friends]));
       if (status.leaderboard) {
