@@ -105,16 +105,16 @@ export class SignupsService {
   /**
    * One statement for every sign-up, committed without another round trip: the day's count (and, at
    * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
-   * this connection's stripe share, and its lock is held until the commit. A new address gets its
-   * entry, its referral when it came through a referral link (pending until it confirms), its entry.created event (the rows recordEvents writes: the event, its fan-out job, the day's
-   * count) and its confirmation mail's outbox row (an address on the suppression list comes back as its own
-   * sign-up alone: the link's referral is ignored, so no referral brings it back nor earns credit); a pending one, when a mail is due, a new createdAt
-   * and the mail's outbox row (the update waits for a concurrent confirmation and then finds the entry
-   * no longer pending); any other, nothing. A new entry's answers and attribution, when it has any,
-   * go in its entry_details row; a known address keeps its first ones (docs/decisions.md). The
-   * language, asked for or the product's default, is read on every path and written only with a new
-   * entry: a known address keeps its own. Whether it created an entry, and the entry it wrote a
-   * confirmation mail for.
+   * this connection's stripe share, and its lock is held until the commit.
+   * - A new address gets its entry (in the language asked for, else the product's default), its
+   *   referral when it came through a referral link (pending until it confirms; none for an address on
+   *   the suppression list, which comes back as its own sign-up alone), its entry.created event (the
+   *   rows recordEvents writes: the event, its fan-out job, the day's count), its confirmation mail's
+   *   outbox row, and its answers and attribution in entry_details when it has any.
+   * - A pending one, when a mail is due, gets a new createdAt and the mail's outbox row (the update
+   *   waits for a concurrent confirmation and then finds the entry no longer pending).
+   * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions.md).
+   * Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
   private async write(
     scope: KeyScope,
