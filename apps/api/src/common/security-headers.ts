@@ -27,8 +27,9 @@ const OWN_POLICY = /^\/admin\/queues(\/|$)/;
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
  * HSTS when the service is reached over https; per route, the sign-up form may be framed, a page with
- * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy. Each policy's headers are the same for every request, so helmet runs
- * once per policy here and each answer gets the headers it wrote as Fastify reply headers: running
+ * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy. Each
+ * policy's headers are the same for every request, so helmet runs once per policy here and each
+ * answer gets the headers it wrote as Fastify reply headers: running
  * helmet's middleware per request (a dozen raw setHeader calls, which also put Node's writeHead on its
  * slow path) cost the hot reads a few per cent of the api's time.
  */
