@@ -406,8 +406,10 @@ describe('sign-up timing', () => {
     const results: Awaited<ReturnType<typeof measure>>[] = [];
     for (let attempt = 0; attempt < 7; attempt++) results.push(await measure(attempt));
     const gap = (kind: 'pending' | 'confirmed') => median(results.map(({ medians, differences }) => differences[kind] / medians.new));
-    expect(Math.abs(gap('pending'))).toBeLessThan(0.12);
-    expect(Math.abs(gap('confirmed'))).toBeLessThan(0.12);
+    // Within 15 %: the gap this test was written for was 19 % (issue 27, 7b) and reads 21 % without the
+    // padding, while a CI runner's load has moved the padded gap to 8 % in the same direction.
+    expect(Math.abs(gap('pending'))).toBeLessThan(0.15);
+    expect(Math.abs(gap('confirmed'))).toBeLessThan(0.15);
     // Seven measurements of 240 sign-ups each after the set-up: a busy machine takes well over 30 s.
   }, 150_000);
 });
