@@ -1,11 +1,12 @@
 import { LOCALES, QUESTION_TYPES } from '@app/shared';
 import { z } from 'zod';
 import { LEADER } from '../leaderboard/leaderboard.dto';
+import { WATCH } from '../signups/signups.dto';
 
 /** POST /public/v1/signups/status: the script-tag form asks whether its sign-up was confirmed. */
 export const SIGNUP_STATUS_QUERY = z.object({
   key: z.string().max(200).catch('').meta({ description: "The product's publishable key.", example: 'pk_live_…' }),
-  watch: z.string().regex(/^[\w-]{22,64}$/, 'expected the watch the sign-up was sent with').meta({ description: 'The watch the sign-up was sent with.' }),
+  watch: WATCH.meta({ description: 'The watch the sign-up was sent with.' }),
 });
 
 /**

@@ -12,6 +12,9 @@ export const LOCALE_TAG = z
   .refine(isLocale, `expected one of the languages ${LOCALES.join(', ')}, alone or with a region`)
   .transform((language) => language as Locale);
 
+/** A page's random secret for asking later whether its sign-up was confirmed (the script-tag form's). */
+export const WATCH = z.string().regex(/^[\w-]{22,64}$/, 'expected 22 to 64 characters of A-Z, a-z, 0-9, _ and -');
+
 /** The public sign-up, as JSON or as an HTML form's fields. */
 export const SIGNUP = z.object({
   // A missing or malformed key is an unknown key: 401, like any other.
@@ -35,10 +38,7 @@ export const SIGNUP = z.object({
       "The person's language for its mails and pages: a language tag whose language the service speaks (en, de, fr, es; a region such as de-AT is taken as its language). Without it, a sign-up through the hosted form takes the browser's Accept-Language, and otherwise the product's default language. An address already on the list keeps its language.",
     example: 'de',
   }),
-  watch: z
-    .string()
-    .regex(/^[\w-]{22,64}$/, 'expected 22 to 64 characters of A-Z, a-z, 0-9, _ and -')
-    .optional()
+  watch: WATCH.optional()
     .meta({
       description:
         'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',

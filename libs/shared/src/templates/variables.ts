@@ -18,26 +18,30 @@ export interface TemplateVariable {
  * code of its own: an invitation's code reaches a template inside invitation_url only, and a
  * confirmation knows nothing of invitations.
  */
+const PRODUCT_NAME: TemplateVariable = { about: 'The product’s name.', sample: 'Acme' };
+const UNSUBSCRIBE_URL: TemplateVariable = { about: 'The link that unsubscribes the address (the service adds it below every mail anyway).', sample: 'https://waitlist.example/unsubscribe/sample-unsubscribe-token' };
+const EXPIRES_AT: TemplateVariable = { about: 'When the link stops working, in UTC, written the entry’s language’s way ("2026-12-25 09:00 UTC").', sample: '2026-12-25 09:00 UTC' };
+
 export const TEMPLATE_VARIABLES: Record<MailKind, Record<string, TemplateVariable>> = {
   confirmation: {
-    product_name: { about: 'The product’s name.', sample: 'Acme' },
+    product_name: PRODUCT_NAME,
     confirm_url: { about: 'The link that confirms the address (required in the text and the HTML).', sample: 'https://waitlist.example/confirm/sample-confirmation-token' },
-    kept_for: { about: 'How long an unconfirmed address is kept, in words ("3 days").', sample: '3 days' },
-    unsubscribe_url: { about: 'The link that unsubscribes the address (the service adds it below every mail anyway).', sample: 'https://waitlist.example/unsubscribe/sample-unsubscribe-token' },
+    kept_for: { about: 'How long an unconfirmed address is kept, in words of the entry’s language ("3 days").', sample: '3 days' },
+    unsubscribe_url: UNSUBSCRIBE_URL,
   },
   invitation: {
-    product_name: { about: 'The product’s name.', sample: 'Acme' },
+    product_name: PRODUCT_NAME,
     invitation_url: { about: 'The personal invitation link, holding the code (required in the text and the HTML).', sample: 'https://acme.example/welcome?invite=sample-invitation-code' },
-    valid_for: { about: 'How long the link works, in words ("30 days").', sample: '30 days' },
-    expires_at: { about: 'When the link stops working, in UTC ("2026-12-25 09:00 UTC").', sample: '2026-12-25 09:00 UTC' },
-    unsubscribe_url: { about: 'The link that unsubscribes the address (the service adds it below every mail anyway).', sample: 'https://waitlist.example/unsubscribe/sample-unsubscribe-token' },
+    valid_for: { about: 'How long the link works, in words of the entry’s language ("30 days").', sample: '30 days' },
+    expires_at: EXPIRES_AT,
+    unsubscribe_url: UNSUBSCRIBE_URL,
   },
   reminder: {
-    product_name: { about: 'The product’s name.', sample: 'Acme' },
+    product_name: PRODUCT_NAME,
     invitation_url: { about: 'The same invitation link as the invitation’s (required in the text and the HTML).', sample: 'https://acme.example/welcome?invite=sample-invitation-code' },
-    time_left: { about: 'How long the link still works, in words ("24 hours").', sample: '24 hours' },
-    expires_at: { about: 'When the link stops working, in UTC ("2026-12-25 09:00 UTC").', sample: '2026-12-25 09:00 UTC' },
-    unsubscribe_url: { about: 'The link that unsubscribes the address (the service adds it below every mail anyway).', sample: 'https://waitlist.example/unsubscribe/sample-unsubscribe-token' },
+    time_left: { about: 'How long the link still works, in words of the entry’s language ("24 hours").', sample: '24 hours' },
+    expires_at: EXPIRES_AT,
+    unsubscribe_url: UNSUBSCRIBE_URL,
   },
 };
 
