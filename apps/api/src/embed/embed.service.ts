@@ -51,7 +51,7 @@ export class EmbedService {
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */
   async watched(key: string, watch: string): Promise<SignupStatus> {
-    const { scope } = await this.signups.productOfPublishableKey(key);
+    const scope = await this.signups.scopeOfPublishableKey(key);
     const entryId = await this.watches.entryOf(watch);
     const record = entryId && (await this.db.getRepository(EntryRecord).findOneBy({ id: entryId, productId: scope.productId, mode: scope.mode }));
     if (!record) return { state: 'pending' };

@@ -210,7 +210,8 @@ export class SignupsService {
     });
   }
 
-  private async scopeOfPublishableKey(key: string): Promise<KeyScope> {
+  /** The product and mode of a publishable key (keys are cached), or 401. */
+  async scopeOfPublishableKey(key: string): Promise<KeyScope> {
     const scope = await this.keys.authenticate(key, 'publishable');
     if (!scope) throw unknownKey();
     return scope;
