@@ -8,7 +8,7 @@ import { AppProcess } from '../test/support/processes';
 import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { alternate, atMost, Measure, report, reportMemory, seconds } from './support/harness';
+import { alternate, atMost, cpuMs, Measure, median, report, reportMemory, seconds } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -17,6 +17,11 @@ const CONCURRENCY = 50;
 /** The webhooks app's mark of issue 12 (the same as the mailer's). */
 const RSS_MARK_MB = 150;
 
+/** The writes of the deliveries' side, as PostgreSQL counts them: the API's inserts of events and outbox rows are not among them. */
+const ROW_WRITES = `SELECT COALESCE(sum(CASE relname WHEN 'outbox' THEN n_tup_del + n_tup_upd WHEN 'deliveries' THEN n_tup_ins + n_tup_upd
+  WHEN 'attempt_log' THEN n_tup_ins WHEN 'events' THEN n_tup_upd END), 0)::int AS writes
+  FROM pg_stat_user_tables WHERE relname IN ('outbox', 'deliveries', 'attempt_log', 'events')`;
+
 /**
  * 10,000 webhook deliveries to a local receiver, from the commit of their events (events and outbox
  * rows, through recordEvent as the API writes them, in one transaction) until the last delivery is
@@ -24,12 +29,15 @@ const RSS_MARK_MB = 150;
  * kind of bodies with the same headers and the same concurrency to the same receiver. The webhooks app
  * and the baseline's client each run in a process of their own, so the receiver (in this process)
  * shares its event loop with neither. Rounds alternate, each with fresh events; medians are compared.
+ * Beside the ratio: the rows written per delivery, and the CPU per delivery of the webhooks process and
+ * of PostgreSQL's backends of the bench's database (on two cores the ratio also measures who else runs).
  */
 describe('webhook deliveries', () => {
   let stack: Stack;
   let receiver: Receiver;
   let webhooks: AppProcess;
   let plain: ChildProcess;
+  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[] };
 
   beforeAll(async () => {
     stack = await Stack.start({ apps: ['api'], env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
@@ -55,7 +63,10 @@ describe('webhook deliveries', () => {
       baselineValue: seconds(result.baseline),
       serviceValue: seconds(result.service),
       ...atMost(result.ratio, 1.5),
-      note: DELIVERIES === 10_000 ? undefined : `${DELIVERIES} deliveries (BENCH_DELIVERIES)`,
+      note:
+        `per delivery (median of the rounds): ${median(perDelivery.writes).toFixed(2)} row writes, CPU ${Math.round(median(perDelivery.webhooksUs))} µs in the webhooks process ` +
+        `and ${Math.round(median(perDelivery.postgresUs))} µs in PostgreSQL` +
+        (DELIVERIES === 10_000 ? '' : `; ${DELIVERIES} deliveries (BENCH_DELIVERIES)`),
     });
     reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
   });
@@ -87,6 +98,8 @@ describe('webhook deliveries', () => {
     const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: `${receiver.url}/hook`, events: ['entry.created'] });
     const scope = { productId: product.id, mode: 'test' as const };
     const now = new Date();
+    const writesBefore = await settledRowWrites();
+    const cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpuMs() };
     let start = 0;
     await stack.db.transaction(async (manager) => {
       for (let i = 0; i < DELIVERIES; i++) await recordEvent(manager, 'entry.created', scope, made(i, now), now);
@@ -110,6 +123,9 @@ describe('webhook deliveries', () => {
       throw new Error(`${error.message}: deliveries ${JSON.stringify(states)}, outbox ${JSON.stringify(outbox)}, receiver ${receiver.received.length}`);
     });
     const ms = performance.now() - start;
+    perDelivery.webhooksUs.push(((cpuMs(webhooks.child.pid!) - cpuBefore.webhooks) * 1000) / DELIVERIES);
+    perDelivery.postgresUs.push(((await postgresCpuMs()) - cpuBefore.postgres) * 1000 / DELIVERIES);
+    perDelivery.writes.push(((await settledRowWrites()) - writesBefore) / DELIVERIES);
     const [logged] = await stack.db.query(
       `SELECT count(*)::int AS attempts, count(DISTINCT d.event_id)::int AS events FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
        WHERE d.endpoint_id = $1 AND a.status_code = 200`,
@@ -119,6 +135,33 @@ describe('webhook deliveries', () => {
     expect(new Set(receiver.received.map((r) => JSON.parse(r.body).id)).size).toBe(DELIVERIES);
     receiver.received.length = 0;
     return { kind: 'time', ms };
+  }
+
+  /** The row writes PostgreSQL has counted, once every backend reported its own (each does within a second or so of going idle). */
+  async function settledRowWrites(): Promise<number> {
+    let last = -1;
+    let writes = 0;
+    await waitFor(
+      async () => {
+        [last, writes] = [writes, (await stack.db.query(ROW_WRITES))[0].writes as number];
+        return writes === last;
+      },
+      'the table counters to settle',
+      { intervalMs: 1500, timeoutMs: 30_000 },
+    );
+    return writes;
+  }
+
+  /** The CPU time of the client backends of the bench's database, in ms. */
+  async function postgresCpuMs(): Promise<number> {
+    const backends: { pid: number }[] = await stack.db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`);
+    return backends.reduce((sum, { pid }) => {
+      try {
+        return sum + cpuMs(pid);
+      } catch {
+        return sum; // gone meanwhile
+      }
+    }, 0);
   }
 });
 

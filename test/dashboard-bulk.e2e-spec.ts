@@ -92,7 +92,7 @@ describe('dashboard: bulk actions on entries', () => {
     expect((await post(`${base()}/bulk`, [...query])).status).toBe(303);
     expect(await record(eve.id)).toBeNull();
     expect(await record(stranger.id)).not.toBeNull();
-    const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM events WHERE type = 'entry.deleted' AND body::jsonb->'data'->'entry'->>'id' = $1`, [eve.id]);
+    const [{ count }] = await stack.db.query(`SELECT count(*)::int AS count FROM events e JOIN outbox o ON o.data->>'eventId' = e.id WHERE e.type = 'entry.deleted' AND o.body::jsonb->'data'->'entry'->>'id' = $1`, [eve.id]);
     expect(count).toBe(1);
     expect((await show(base())).text).toContain('1 of 2 entries deleted.');
   });

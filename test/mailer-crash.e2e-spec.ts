@@ -61,7 +61,7 @@ describe('a mailer killed during the handover of invitations', () => {
   /** The entry's events of these types in the order they were committed (their fan-out's order in the outbox). */
   async function eventsOf(entryId: string, types: string[]): Promise<string[]> {
     const rows: { type: string; body: string }[] = await stack.db.query(
-      `SELECT e.type, e.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId' WHERE o.queue = 'webhooks' ORDER BY o.id`,
+      `SELECT e.type, o.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId' WHERE o.queue = 'webhooks' ORDER BY o.id`,
     );
     return rows.filter((event) => types.includes(event.type) && JSON.parse(event.body).data.entry.id === entryId).map((event) => event.type);
   }
@@ -135,7 +135,9 @@ describe('a mailer killed during the handover of invitations', () => {
     const second = (await client.inviteNext(60)).json() as { invited: string[]; failed: string[] };
     expect(second).toEqual({ invited: firstAnswer.failed, failed: [] });
 
-    const invitedEvents: { body: string }[] = await stack.db.query(`SELECT body FROM events WHERE type = 'entry.invited'`);
+    const invitedEvents: { body: string }[] = await stack.db.query(
+      `SELECT o.body FROM events e JOIN outbox o ON o.data->>'eventId' = e.id WHERE e.type = 'entry.invited'`,
+    );
     const recordings = invitedEvents.map((event) => JSON.parse(event.body).data.entry.id as string).filter((id) => emailOf.has(id));
     expect(recordings.sort()).toEqual(rows.map((row) => row.id).sort());
     const mailsOf = new Map(rows.map((row) => [row.email, ofTest().filter((mail) => mail.to === row.email)]));

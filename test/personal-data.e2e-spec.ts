@@ -1,4 +1,4 @@
-import { EntryRecord, EventRecord, MyDataLinks, Referral } from '@app/shared';
+import { EntryRecord, EventRecord, MyDataLinks, OutboxMessage, QueueName, Referral } from '@app/shared';
 import { suppressionHash } from '../apps/api/src/entries/suppressions';
 import { IsNull, Not } from 'typeorm';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
@@ -139,7 +139,12 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     await waitFor(() => deletedEvent() !== undefined, 'entry.deleted delivered');
     expect(deletedEvent().data.entry.email).toBe('ada@example.com');
     // Every event is delivered, the one from before the deletion too; each body goes with its last delivery.
-    await waitFor(async () => (await stack.db.getRepository(EventRecord).countBy({ productId: product.id, body: Not(IsNull()) })) === 0, 'the delivered bodies deleted');
+    await waitFor(
+      async () =>
+        (await stack.db.getRepository(EventRecord).countBy({ productId: product.id, body: Not(IsNull()) })) === 0 &&
+        (await stack.db.getRepository(OutboxMessage).countBy({ queue: QueueName.Webhooks })) === 0,
+      'the delivered bodies deleted (from the outbox rows, and from the events of deliveries that were retried)',
+    );
 
     const hash = suppressionHash('ada@example.com').toString('hex');
     const tables: { table_name: string }[] = await stack.db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);

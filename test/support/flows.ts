@@ -1,4 +1,4 @@
-import { EntryRecord, EventRecord } from '@app/shared';
+import { EntryRecord } from '@app/shared';
 import { linkIn } from './smtp-sink';
 import { ProductsService, ProductSettings } from '../../apps/api/src/products/products.service';
 import { Product, Stack } from './stack';
@@ -27,9 +27,15 @@ export function bearer(secret: string): Record<string, string> {
   return { authorization: `Bearer ${secret}` };
 }
 
-/** The events committed so far, oldest first, as their envelopes. */
+/**
+ * The events committed so far, oldest first, as their envelopes: the body is in the event's outbox row
+ * until its first attempts are logged, and in the event while a delivery of it waits for a retry.
+ */
 export async function events(stack: Stack): Promise<{ id: string; type: string; mode: string; productId: string; data: { entry: Record<string, unknown> } }[]> {
-  const rows = await stack.db.getRepository(EventRecord).find({ order: { createdAt: 'ASC' } });
+  const rows: { id: string; type: string; mode: string; productId: string; body: string | null }[] = await stack.db.query(
+    `SELECT e.id, e.type, e.mode, e.product_id AS "productId", COALESCE(o.body, e.body) AS body
+     FROM events e LEFT JOIN outbox o ON o.queue = 'webhooks' AND o.data->>'eventId' = e.id ORDER BY e.created_at, o.id`,
+  );
   return rows.map((row) => (row.body ? JSON.parse(row.body) : { id: row.id, type: row.type, mode: row.mode, productId: row.productId, data: null }));
 }
 

@@ -24,8 +24,6 @@ export interface Due {
   signatureFormat: SignatureFormat;
   /** Attempts its log holds. */
   made: number;
-  /** The only pending delivery of its event (none can become pending again): its end deletes the body. */
-  alone: boolean;
 }
 
 /** Where an attempt left its delivery: ended, or pending for `delayMs` until the next one. */
@@ -111,13 +109,17 @@ export class Attempts implements OnApplicationShutdown {
     return { due, attempt: logged, made: { status: 'pending', reason, delayMs }, nextAttemptAt: new Date(Date.now() + delayMs) };
   }
 
-  /** Logs an attempt and moves its delivery on; where it left the delivery. */
+  /** Logs an attempt after the first and moves its delivery on; where it left the delivery. */
   async log(attempted: Attempted): Promise<Made> {
     await this.logged(attempted);
-    const { made, attempt, due } = attempted;
+    this.observe(attempted);
+    return attempted.made;
+  }
+
+  /** Counts a logged attempt in the metrics. */
+  observe({ made, attempt, due }: Attempted): void {
     if (attempt) this.attempts.inc({ attempt: attempt.attempt, outcome: OUTCOMES[made.status] });
     if (made.status === 'succeeded') this.latency.observe((this.clock.now().getTime() - due.eventCreatedAt.getTime()) / 1000);
-    return made;
   }
 
   /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
@@ -125,8 +127,7 @@ export class Attempts implements OnApplicationShutdown {
     const rows: Due[] = await this.db.query(
       `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
          w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
-         (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made,
-         NOT EXISTS (SELECT 1 FROM deliveries s WHERE s.event_id = d.event_id AND s.status = 'pending' AND s.id <> d.id) AS alone
+         (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made
        FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
        WHERE d.id = ANY ($1::text[]) AND d.status = 'pending'`,
       [ids],
@@ -136,22 +137,21 @@ export class Attempts implements OnApplicationShutdown {
   }
 
   /**
-   * Logs a batch of attempts and moves their deliveries on: ended (succeeded or given up), or waiting
-   * for the next attempt. An event's body is deleted once every delivery of it has ended: at once for
-   * an event with one delivery, in one statement; for an event that several endpoints get, after its
-   * deliveries ended one at a time (their events locked, in one order so that batches never deadlock),
-   * by a statement after the lock, in the same transaction, so that the last one sees the others ended.
+   * Logs a batch of attempts after the first (in attempt_log) and moves their deliveries on: ended
+   * (succeeded or given up), or waiting for the next attempt. An event's body is deleted once every
+   * delivery of it has ended: the events of the deliveries that end are locked (in one order, so that
+   * batches never deadlock), and a statement after the lock, in the same transaction, deletes the
+   * bodies of those with no delivery left pending. A first attempt whose delivery is not yet written
+   * keeps its event's body (the fan-out writes it again if that delivery waits for a retry).
    */
   private async record(outcomes: readonly Attempted[]): Promise<void[]> {
     const attempts = outcomes.flatMap((outcome) => (outcome.attempt ? [outcome.attempt] : []));
-    const ended = outcomes.filter((outcome) => outcome.made.status !== 'pending');
-    const alone = ended.filter((outcome) => outcome.due.alone).map((outcome) => outcome.due.eventId);
-    const shared = [...new Set(ended.filter((outcome) => !outcome.due.alone).map((outcome) => outcome.due.eventId))].sort();
+    const ended = [...new Set(outcomes.filter((outcome) => outcome.made.status !== 'pending').map((outcome) => outcome.due.eventId))].sort();
     const write = async (manager: EntityManager) => {
       await manager.query(
         `WITH locked AS (SELECT id FROM events WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE),
          logged AS (
-           INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+           INSERT INTO attempt_log (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
            SELECT a.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
              AS a (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
            -- A delivery whose endpoint was deleted meanwhile went with it, and must not fail the batch.
@@ -161,11 +161,10 @@ export class Attempts implements OnApplicationShutdown {
            UPDATE deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
              finished_at = CASE WHEN v.status = 'pending' THEN NULL ELSE $11::timestamptz END
            FROM unnest($8::text[], $9::text[], $10::timestamptz[]) AS v (id, status, next_attempt_at) WHERE d.id = v.id
-         ),
-         cleared AS (UPDATE events SET body = NULL WHERE id = ANY ($12::text[]))
+         )
          SELECT count(*) FROM locked`,
         [
-          shared,
+          ended,
           attempts.map((row) => row.deliveryId),
           attempts.map((row) => row.attempt),
           attempts.map((row) => row.attemptedAt),
@@ -176,18 +175,17 @@ export class Attempts implements OnApplicationShutdown {
           outcomes.map((outcome) => outcome.made.status),
           outcomes.map((outcome) => outcome.nextAttemptAt),
           this.clock.now(),
-          alone,
         ],
       );
-      if (shared.length === 0) return;
+      if (ended.length === 0) return;
       await manager.query(
         `UPDATE events SET body = NULL WHERE id = ANY ($1::text[])
          AND NOT EXISTS (SELECT 1 FROM deliveries WHERE event_id = events.id AND status = 'pending')`,
-        [shared],
+        [ended],
       );
     };
     // One statement needs no transaction of its own.
-    await (shared.length ? this.db.transaction(write) : write(this.db.manager));
+    await (ended.length ? this.db.transaction(write) : write(this.db.manager));
     return outcomes.map(() => undefined);
   }
 

@@ -14,9 +14,9 @@ const CHECK_TIMEOUT_MS = 5000;
  * RECONCILE_INTERVAL this adds again the job of each pending delivery that is overdue by more than
  * that interval and whose job Redis no longer has (it restarted without its data, or the job could not
  * be added), so the delivery is attempted again, with the same event and delivery ids, within about two
- * intervals of being due. A first attempt has no job: the fan-out makes it within three WEBHOOK_TIMEOUTs
- * of the delivery's making (two waiting for a slot, one its own), so only a delivery older than that
- * and an interval, with no attempt logged, lost its first attempt (its process died).
+ * intervals of being due. A first attempt needs no job: its outbox row carries it until it is logged
+ * (FanOut). A pending delivery with no attempt at all is one an older version made before attempting
+ * it, and is handed to the worker once it is older than three WEBHOOK_TIMEOUTs and an interval.
  */
 @Injectable()
 export class DeliveryReconciler implements OnApplicationBootstrap, OnApplicationShutdown {

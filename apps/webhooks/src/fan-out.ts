@@ -1,8 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, CommandQueue, newId, Outages, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, CommandQueue, groupCommits, Outages, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Attempts, Due } from './attempts';
+import { Attempted, Attempts, Due } from './attempts';
+import { Claimed, Claims } from './claims';
 
 /** First attempts' POSTs in flight per process (the delivery worker has as many for retries). */
 const SLOTS = 50;
@@ -14,20 +16,24 @@ const IDLE_MS = 100;
 const ADD_TIMEOUT_MS = 3000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** A claimed event, with an endpoint that wants it and what the first attempt needs, or none. */
-interface Wanted extends Omit<Due, 'id' | 'made' | 'alone'> {
-  endpointId: string | null;
+/** A delivery's first attempt, with the outbox row it comes from. */
+interface First extends Due {
+  outboxId: string;
+  endpointId: string;
 }
 
 /**
  * Turns committed events into one delivery per endpoint that wants them (same product and mode, type
  * chosen, not disabled; a test event goes to its one endpoint whatever it chose) and makes each
  * delivery's first attempt at once, in this process; BullMQ carries only the retries. Events are
- * claimed from their outbox rows (SKIP LOCKED: any number of webhooks processes may run), only as many
- * as there are free attempt slots, so nothing waits long in memory; one transaction deletes the rows
- * and makes the deliveries. A delivery whose first attempt fails gets a delayed job; one whose attempt
- * never ended (the process died, or its log could not be written) is pending without a job, and the
- * DeliveryReconciler gives it one. An event nobody wants has its body deleted at once.
+ * claimed from their outbox rows (Claims: any number of webhooks processes may run), only as many as
+ * there are free attempt slots, so nothing waits long in memory. A delivery's row is written once,
+ * after its first attempt, with that attempt inline: one statement per batch writes the rows and
+ * deletes the outbox rows they complete, and with them the bodies (a delivery left waiting for a retry
+ * keeps its event's body in events). A process that dies before its batch commits posts nothing it
+ * logged: another claims the rows and makes those deliveries again, with the same event and delivery
+ * ids. A delivery whose first attempt fails gets a delayed job; the DeliveryReconciler adds again a
+ * job Redis lost. An event nobody wants has its outbox row, and its body, deleted at once.
  */
 @Injectable()
 export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -35,11 +41,13 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
   private readonly rounds: Rounds;
   /** Fails fast while Redis is away: the retry is then the reconciler's. */
   private readonly retries: CommandQueue;
+  /** First attempts logged in batches: whether each delivery's row was written by this batch. */
+  private readonly logged = groupCommits<Attempted, boolean>((batch) => this.write(batch));
   /** First attempts under way, from their POST until they are logged. */
   private readonly held = new Set<Promise<void>>();
   private posting = 0;
   /** Deliveries claimed, in order, waiting for a slot. */
-  private readonly queued: Due[] = [];
+  private readonly queued: First[] = [];
   private roomMade: (() => void) | undefined;
   private closing = false;
 
@@ -49,6 +57,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     private readonly schedule: RetrySchedule,
     private readonly clock: Clock,
     private readonly attempts: Attempts,
+    private readonly claims: Claims,
     outages: Outages,
   ) {
     this.rounds = new Rounds(this.logger, outages);
@@ -60,7 +69,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     this.rounds.start('Fan-out', () => this.fanOutOnce(), (more) => (more ? 0 : IDLE_MS));
   }
 
-  /** Claims nothing more and lets the attempts under way end; the queued ones are the reconciler's. */
+  /** Claims nothing more and lets the attempts under way end; the queued ones stay in the outbox. */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.roomMade?.();
@@ -87,59 +96,14 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     while (this.room <= 0 && !this.closing) await new Promise<void>((resolve) => (this.roomMade = resolve));
     if (this.closing) return false;
     const limit = this.room;
-    const { claimed, dues } = await this.claim(limit);
-    dues.forEach((due) => this.start(due));
-    return claimed === limit;
-  }
-
-  /**
-   * In one transaction: takes up to `limit` outbox rows, makes the deliveries of their events, and
-   * deletes the bodies nobody wants. Returns how many rows it took and the deliveries it made.
-   */
-  private async claim(limit: number): Promise<{ claimed: number; dues: Due[] }> {
-    return this.db.transaction(async (manager) => {
-      const rows: Wanted[] = await manager.query(
-        `WITH claimed AS (
-           DELETE FROM outbox WHERE id IN (
-             SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
-           ) RETURNING data->>'eventId' AS event_id, data->>'endpointId' AS endpoint_id
-         )
-         SELECT c.event_id AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.id AS "endpointId", w.url, w.secret,
-           w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat"
-         FROM claimed c
-         LEFT JOIN events e ON e.id = c.event_id AND e.body IS NOT NULL
-         LEFT JOIN webhook_endpoints w ON w.product_id = e.product_id AND w.mode = e.mode
-           AND CASE WHEN c.endpoint_id IS NULL THEN w.disabled_at IS NULL AND e.type = ANY (w.events) ELSE w.id = c.endpoint_id END`,
-        [QueueName.Webhooks, limit],
-      );
-      const claimed = new Set(rows.map((row) => row.eventId)).size;
-      const wanted = new Map(rows.filter((row) => row.endpointId !== null).map((row) => [newId('dlv'), row]));
-      const delivered = new Set([...wanted.values()].map((row) => row.eventId));
-      const unwanted = [...new Set(rows.map((row) => row.eventId))].filter((eventId) => !delivered.has(eventId));
-      if (wanted.size === 0 && unwanted.length === 0) return { claimed, dues: [] };
-      const pairs = [...wanted.entries()];
-      // A delivery an older version made for the same row stays with the job that version gave it.
-      const made: { id: string; first: boolean }[] = await manager.query(
-        `WITH unwanted AS (UPDATE events SET body = NULL WHERE id = ANY ($6::text[]))
-         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, status, created_at)
-         SELECT id, endpoint_id, event_id, event_type, 'pending', $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS d (id, endpoint_id, event_id, event_type)
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING
-         RETURNING id, NOT EXISTS (SELECT 1 FROM deliveries s WHERE s.event_id = deliveries.event_id AND s.status = 'pending') AS first`,
-        [pairs.map(([id]) => id), pairs.map(([, row]) => row.endpointId), pairs.map(([, row]) => row.eventId), pairs.map(([, row]) => row.eventType), this.clock.now(), unwanted],
-      );
-      const endpoints = new Map<string, number>();
-      for (const row of wanted.values()) endpoints.set(row.eventId, (endpoints.get(row.eventId) ?? 0) + 1);
-      // `first`: no delivery an older version made for the event is still pending.
-      const dues = made.map(({ id, first }): Due => {
-        const { endpointId: _, ...row } = wanted.get(id)!;
-        return { id, ...row, made: 0, alone: first && endpoints.get(row.eventId) === 1 };
-      });
-      return { claimed, dues };
-    });
+    const { taken, rows } = await this.claims.take(limit);
+    await this.claims.drop([...new Set(rows.filter((row) => row.endpointId === null).map((row) => row.outboxId))]);
+    for (const row of rows) if (row.endpointId !== null) this.start(first(row, row.endpointId));
+    return taken === limit;
   }
 
   /** Makes a delivery's first attempt in a free slot, or queues it for the next one. */
-  private start(due: Due): void {
+  private start(due: First): void {
     if (this.posting >= SLOTS) {
       this.queued.push(due);
       return;
@@ -153,7 +117,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   /** The slot is free again once the POST ended; the log follows in a batch. */
-  private async attemptFirst(due: Due): Promise<void> {
+  private async attemptFirst(due: First): Promise<void> {
     try {
       const attempted = await this.attempts.attempt(due).finally(() => {
         this.posting--;
@@ -161,12 +125,72 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
         if (next) this.start(next);
         this.roomMade?.();
       });
-      const made = await this.attempts.log(attempted);
-      if (made.status !== 'pending') return;
-      const { name, data, opts } = this.schedule.job(due.id, made.delayMs);
+      // A row another process wrote first is that process's: its attempt is the one logged, its retry too.
+      if (!(await this.logged(attempted))) return;
+      this.attempts.observe(attempted);
+      if (attempted.made.status !== 'pending') return;
+      const { name, data, opts } = this.schedule.job(due.id, attempted.made.delayMs);
       await withTimeout(this.retries.add(name, data, opts), ADD_TIMEOUT_MS, 'adding a delivery job');
     } catch (error) {
-      this.logger.warn(`Delivery ${due.id} is left to the reconciler: ${(error as Error).message}`);
+      this.logger.warn(`Delivery ${due.id}: ${(error as Error).message}`);
     }
   }
+
+  /**
+   * Writes a batch of first attempts, each delivery's row with its attempt inline, and deletes the
+   * outbox rows whose deliveries are all logged with it; a delivery left waiting for a retry keeps its
+   * event's body in events. A batch that fails leaves its outbox rows to the next claim.
+   */
+  private async write(batch: readonly Attempted[]): Promise<boolean[]> {
+    const firsts = batch.map((attempted) => ({ ...attempted, due: attempted.due as First, attempt: attempted.attempt! }));
+    const outboxIds = firsts.map(({ due }) => due.outboxId);
+    const covered = this.claims.writing(outboxIds);
+    const kept = new Map(firsts.filter(({ made }) => made.status === 'pending').map(({ due }) => [due.eventId, due.body]));
+    let ok = false;
+    try {
+      const rows: { id: string }[] = await this.db.query(
+        `WITH done AS (DELETE FROM outbox WHERE id = ANY ($1::bigint[])),
+         kept AS (UPDATE events e SET body = k.body FROM unnest($2::text[], $3::text[]) AS k (id, body) WHERE e.id = k.id)
+         INSERT INTO deliveries (id, endpoint_id, event_id, event_type, status, created_at, next_attempt_at, finished_at, attempted_at, status_code, error, duration_ms)
+         SELECT v.id, v.endpoint_id, v.event_id, v.event_type, v.status, v.attempted_at, v.next_attempt_at,
+           CASE WHEN v.status = 'pending' THEN NULL ELSE $14::timestamptz END, v.attempted_at, v.status_code, v.error, v.duration_ms
+         FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::text[], $13::int[])
+           AS v (id, endpoint_id, event_id, event_type, status, next_attempt_at, attempted_at, status_code, error, duration_ms)
+         -- An endpoint deleted since the claim took its deliveries with it.
+         WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = v.endpoint_id)
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING
+         RETURNING id`,
+        [
+          covered,
+          [...kept.keys()],
+          [...kept.values()],
+          firsts.map(({ due }) => due.id),
+          firsts.map(({ due }) => due.endpointId),
+          firsts.map(({ due }) => due.eventId),
+          firsts.map(({ due }) => due.eventType),
+          firsts.map(({ made }) => made.status),
+          firsts.map(({ nextAttemptAt }) => nextAttemptAt),
+          firsts.map(({ attempt }) => attempt.attemptedAt),
+          firsts.map(({ attempt }) => attempt.statusCode),
+          firsts.map(({ attempt }) => attempt.error),
+          firsts.map(({ attempt }) => attempt.durationMs),
+          this.clock.now(),
+        ],
+      );
+      ok = true;
+      const inserted = new Set(rows.map((row) => row.id));
+      return firsts.map(({ due }) => inserted.has(due.id));
+    } finally {
+      await this.claims.written(outboxIds, ok);
+    }
+  }
+}
+
+/**
+ * A claimed delivery's first attempt. Its id is derived from its endpoint and event, so that a
+ * delivery made again after its process died before logging it carries the same id.
+ */
+function first(row: Claimed, endpointId: string): First {
+  const id = `dlv_${createHash('sha256').update(`${endpointId} ${row.eventId}`).digest('hex').slice(0, 24)}`;
+  return { ...row, id, endpointId, made: 0 };
 }

@@ -145,9 +145,9 @@ export class SignupsService {
          SELECT $7, 'confirmation', $8::jsonb || jsonb_build_object('entryId', id), $5
          FROM (SELECT id FROM entry WHERE $9::boolean UNION ALL SELECT id FROM known WHERE again) AS mailed RETURNING data->>'entryId' AS id
        ), event AS (
-         INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT $10, $2, $3, $11, $5, $12 FROM entry
+         INSERT INTO events (id, product_id, mode, type, created_at) SELECT $10, $2, $3, $11, $5 FROM entry
        ), fan_out AS (
-         INSERT INTO outbox (queue, name, data, created_at) SELECT $13, 'fan-out', $14::jsonb, $5 FROM entry
+         INSERT INTO outbox (queue, name, data, created_at, body) SELECT $13, 'fan-out', $14::jsonb, $5, $12 FROM entry
        ), day AS (
          INSERT INTO daily_event_counts (product_id, mode, day, type, count)
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry

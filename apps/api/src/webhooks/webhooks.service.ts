@@ -5,13 +5,13 @@ import {
   AppConfig,
   Clock,
   ENTRY_EVENT_TYPES,
-  enqueue,
   EventEnvelope,
   EventRecord,
   isPublicAddress,
   Mode,
   newId,
   newSigningSecret,
+  OutboxMessage,
   QueueName,
   SecretBox,
   SignatureFormat,
@@ -141,15 +141,9 @@ export class WebhooksService {
       },
     };
     await this.db.transaction(async (manager) => {
-      await manager.insert(EventRecord, {
-        id: envelope.id,
-        productId: endpoint.productId,
-        mode: endpoint.mode,
-        type: envelope.type,
-        createdAt: now,
-        body: JSON.stringify(envelope),
-      });
-      await enqueue(manager, QueueName.Webhooks, 'fan-out', { eventId: envelope.id, endpointId }, now);
+      await manager.insert(EventRecord, { id: envelope.id, productId: endpoint.productId, mode: endpoint.mode, type: envelope.type, createdAt: now, body: null });
+      // The body in the outbox row, as recordEvents puts it.
+      await manager.insert(OutboxMessage, { queue: QueueName.Webhooks, name: 'fan-out', data: { eventId: envelope.id, endpointId }, createdAt: now, body: JSON.stringify(envelope) });
     });
     return { eventId: envelope.id };
   }

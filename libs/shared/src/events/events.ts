@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { Entry, ENTRY, TIMESTAMP } from '../domain/entry';
 import { Mode, MODES } from '../domain/modes';
 import { newId } from '../domain/secrets';
-import { enqueueEach } from '../outbox/outbox';
 import { QueueName } from '../queues/contract';
 
 export const ENTRY_EVENT_TYPES = [
@@ -80,11 +79,13 @@ export async function recordEvents(
   if (entries.length === 0) return [];
   const envelopes = entries.map((entry) => eventEnvelope(type, scope, entry, now, extra));
   // One statement over arrays, whatever the count: the ORM's insert builds a parameter per value.
+  // The body goes in the event's outbox row, which the fan-out deletes with its first attempts logged.
   await manager.query(
-    `INSERT INTO events (id, product_id, mode, type, created_at, body) SELECT id, $2, $3, $4, $5, body FROM unnest($1::text[], $6::text[]) AS made (id, body)`,
-    [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, type, now, envelopes.map((envelope) => JSON.stringify(envelope))],
+    `WITH made AS (SELECT * FROM unnest($1::text[], $6::text[]) AS made (id, body)),
+     event AS (INSERT INTO events (id, product_id, mode, type, created_at) SELECT id, $2, $3, $4, $5 FROM made)
+     INSERT INTO outbox (queue, name, data, created_at, body) SELECT $7, 'fan-out', jsonb_build_object('eventId', id), $5, body FROM made`,
+    [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, type, now, envelopes.map((envelope) => JSON.stringify(envelope)), QueueName.Webhooks],
   );
-  await enqueueEach(manager, QueueName.Webhooks, 'fan-out', envelopes.map((envelope) => ({ eventId: envelope.id })), now);
   // Last, as the events of a product and day on this connection's stripe (CounterStripes1763884800000)
   // share this row: its lock is held only until the commit.
   await manager.query(

@@ -8,6 +8,9 @@ export class EventRecord {
   @Column('text') mode!: Mode;
   @Column('text') type!: string;
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
-  /** The envelope exactly as it is sent; deleted once every delivery succeeded or was given up. */
+  /**
+   * The envelope exactly as it is sent, while a delivery of it waits for a retry; deleted once every
+   * delivery succeeded or was given up. Until its first attempts the body is in its outbox row.
+   */
   @Column('text', { nullable: true }) body!: string | null;
 }

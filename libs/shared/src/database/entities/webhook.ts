@@ -33,8 +33,17 @@ export class Delivery {
   @Column('timestamp with time zone', { name: 'created_at', precision: 3 }) createdAt!: Date;
   @Column('timestamp with time zone', { name: 'next_attempt_at', precision: 3, nullable: true }) nextAttemptAt!: Date | null;
   @Column('timestamp with time zone', { name: 'finished_at', precision: 3, nullable: true }) finishedAt!: Date | null;
+  /** The first attempt, inline (null only on a delivery an older version made before attempting it). */
+  @Column('timestamp with time zone', { name: 'attempted_at', precision: 3, nullable: true }) attemptedAt!: Date | null;
+  @Column('int', { name: 'status_code', nullable: true }) statusCode!: number | null;
+  @Column('text', { nullable: true }) error!: string | null;
+  @Column('int', { name: 'duration_ms', nullable: true }) durationMs!: number | null;
 }
 
+/**
+ * The attempt log: a view of the deliveries' inline first attempts and the table attempt_log of the
+ * others (DeliveriesWrittenOnce1764108000000). A row inserted here goes to attempt_log.
+ */
 @Entity('delivery_attempts')
 export class DeliveryAttempt {
   @PrimaryColumn('text', { name: 'delivery_id' }) deliveryId!: string;
