@@ -40,6 +40,12 @@ interface Open {
 export class Claims implements OnApplicationShutdown {
   private runner: QueryRunner | undefined;
   private readonly open = new Map<string, Open>();
+  /**
+   * Claims look past the last row claimed, not at the rows this process still holds at the head of the
+   * queue (each claim would read them all again); once a claim comes up short, the next one starts
+   * from the head again, for rows let go without being deleted and those of a process that died.
+   */
+  private after = '0';
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -54,10 +60,11 @@ export class Claims implements OnApplicationShutdown {
     // holds would be taken again.
     const locked: { id: string }[] = await runner.query(
       `SELECT id FROM (
-         SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
+         SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL AND id > $5 AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
        ) candidate WHERE pg_try_advisory_lock($4, (id % 2147483648)::int) LIMIT $2`,
-      [QueueName.Webhooks, limit, [...this.open.keys()], FAN_OUT_LOCK],
+      [QueueName.Webhooks, limit, [...this.open.keys()].filter((id) => BigInt(id) > BigInt(this.after)), FAN_OUT_LOCK, this.after],
     );
+    this.after = locked.length < limit ? '0' : locked[locked.length - 1].id;
     if (locked.length === 0) return { taken: 0, rows: [] };
     const ids = locked.map((row) => row.id);
     for (const id of ids) this.open.set(id, { left: 0, writing: 0, whole: true });
