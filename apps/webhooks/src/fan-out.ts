@@ -30,9 +30,9 @@ interface First extends Due {
  * there are free attempt slots, so nothing waits long in memory. A delivery's row is written once,
  * after its first attempt, with that attempt inline: one statement per batch writes the rows and
  * deletes the outbox rows they complete, and with them the bodies (a delivery left waiting for a retry
- * keeps its event's body in events). A process that dies before its batch commits posts nothing it
- * logged: another claims the rows and makes those deliveries again, with the same event and delivery
- * ids. A delivery whose first attempt fails gets a delayed job; the DeliveryReconciler adds again a
+ * keeps its event's body in events). A process that dies between its POSTs and their batch's commit
+ * has logged none of them: another claims the rows and makes those deliveries again, with the same
+ * event and delivery ids. A delivery whose first attempt fails gets a delayed job; the DeliveryReconciler adds again a
  * job Redis lost. An event nobody wants has its outbox row, and its body, deleted at once.
  */
 @Injectable()
