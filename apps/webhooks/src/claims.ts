@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { QueueName, SignatureFormat } from '@app/shared';
+import { preparedQuery, QueueName, SignatureFormat } from '@app/shared';
 import { DataSource, QueryRunner } from 'typeorm';
 
 /** The advisory lock class of the fan-out's claims (the api's are 727_001 and 727_002). */
@@ -58,7 +58,8 @@ export class Claims implements OnApplicationShutdown {
     // The candidates are bounded first, so that no plan locks a row it does not return; an id 2³¹ from
     // one held shares its lock and waits a round. This process's own rows are left out: a lock it
     // holds would be taken again.
-    const locked: { id: string }[] = await runner.query(
+    const locked = await preparedQuery<{ id: string }>(
+      runner,
       `SELECT id FROM (
          SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL AND id > $5 AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
        ) candidate WHERE pg_try_advisory_lock($4, (id % 2147483648)::int) LIMIT $2`,
@@ -72,7 +73,8 @@ export class Claims implements OnApplicationShutdown {
     // before unlocking it is gone here. An event an older api wrote keeps its body in events until here.
     let rows: Claimed[];
     try {
-      rows = await runner.query(
+      rows = await preparedQuery<Claimed>(
+        runner,
         `WITH moved AS (
            UPDATE outbox o SET body = e.body FROM events e
            WHERE o.id = ANY ($1::bigint[]) AND o.body IS NULL AND e.id = o.data->>'eventId' AND e.body IS NOT NULL RETURNING e.id
@@ -154,9 +156,7 @@ export class Claims implements OnApplicationShutdown {
     for (const id of ids) this.open.delete(id);
     // Locks of a connection that broke went with it, and an unlock fails only when it broke.
     if (!this.runner || this.runner.isReleased) return;
-    await this.runner
-      .query('SELECT count(pg_advisory_unlock($1, (id % 2147483648)::int)) FROM unnest($2::bigint[]) AS id', [FAN_OUT_LOCK, ids])
-      .catch(() => undefined);
+    await preparedQuery(this.runner, 'SELECT count(pg_advisory_unlock($1, (id % 2147483648)::int)) FROM unnest($2::bigint[]) AS id', [FAN_OUT_LOCK, ids]).catch(() => undefined);
   }
 
   /** The claims' connection; a new one once it broke (TypeORM releases a connection that errs, with its locks). */

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, CommandQueue, groupCommits, Outages, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, CommandQueue, groupCommits, Outages, preparedQuery, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Attempted, Attempts, Due } from './attempts';
@@ -148,7 +148,8 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     const kept = new Map(firsts.filter(({ made }) => made.status === 'pending').map(({ due }) => [due.eventId, due.body]));
     let ok = false;
     try {
-      const rows: { id: string }[] = await this.db.query(
+      const rows = await preparedQuery<{ id: string }>(
+        this.db,
         `WITH done AS (DELETE FROM outbox WHERE id = ANY ($1::bigint[])),
          kept AS (UPDATE events e SET body = k.body FROM unnest($2::text[], $3::text[]) AS k (id, body) WHERE e.id = k.id)
          INSERT INTO deliveries (id, endpoint_id, event_id, event_type, status, created_at, next_attempt_at, finished_at, attempted_at, status_code, error, duration_ms)

@@ -5,6 +5,7 @@ export * from './config/durations';
 export * from './database/data-source';
 export * from './database/entities';
 export * from './database/group-commits';
+export * from './database/prepared';
 export * from './domain/claim-window';
 export * from './domain/clock';
 export * from './domain/email';

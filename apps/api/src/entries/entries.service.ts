@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, EntryState, Locale, recordEvent, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, EntryState, Locale, preparedQuery, recordEvent, toEntry } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
-import { preparedQuery } from '../common/prepared';
 import { ListCursors, Page } from './cursor';
 import type { EntryPage } from './entries.dto';
 import { eraseTraces } from './erasure';

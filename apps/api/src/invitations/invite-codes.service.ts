@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, EntryRecord, EntryState, hashToken, Locale, Mode, recordEvent, recordHandover, toEntry } from '@app/shared';
+import { Clock, EntryRecord, EntryState, hashToken, Locale, Mode, preparedQuery, recordEvent, recordHandover, toEntry } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
-import { preparedQuery } from '../common/prepared';
 import type { CodeCheck, InvitedAnswer } from './invitations.dto';
 
 /** What the hosted invitation page shows of a code; the address only to the holder of a working code. */

@@ -1,7 +1,6 @@
-import { Answers, AnswersFrom, Attribution, checkAnswers, Question } from '@app/shared';
+import { Answers, AnswersFrom, Attribution, checkAnswers, preparedQuery, Question } from '@app/shared';
 import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
-import { preparedQuery } from '../common/prepared';
 import type { ProductScope } from '../common/scope';
 
 /** What a sign-up brings beside its address: answers to the product's questions and where it came from. */
