@@ -189,6 +189,21 @@ describe('entries API', () => {
     }
   });
 
+  it('requests that miss the key cache together look the key up once', async () => {
+    const { KeysService } = await import('../apps/api/src/keys/keys.service');
+    const { ApiKey } = await import('@app/shared');
+    const { getDataSourceToken } = await import('@nestjs/typeorm');
+    const pair = await stack.api.get(KeysService).createPair(product.id, 'test');
+    const repositories = jest.spyOn(stack.api.get(getDataSourceToken()), 'getRepository');
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => get('/api/v1/entries', pair.secret)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+      expect(repositories.mock.calls.filter(([entity]) => entity === ApiKey)).toHaveLength(1);
+    } finally {
+      repositories.mockRestore();
+    }
+  });
+
   it('unknown routes are 404 not_found in the error body', async () => {
     for (const url of ['/api/v1/nothing', '/api/v2/entries', '/']) {
       const response = await get(url);

@@ -19,6 +19,7 @@ import { DashboardAuthService } from './dashboard/dashboard-auth.service';
 import { registerQueueBoard } from './dashboard/queue-board';
 import { Draining } from './health/draining';
 import { registerMetrics } from './health/metrics';
+import { registerEntryList } from './entries/entry-list';
 import { registerCsvBodies } from './imports/csv-body';
 import { registerInvitationChecks } from './invitations/invitation-checks';
 
@@ -75,6 +76,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
   deferJsonErrors(fastify);
   registerCsvBodies(fastify);
   registerInvitationChecks(app);
+  registerEntryList(app);
   registerMetrics(app);
   await registerQueueBoard(fastify, app.get(JobQueues).all, app.get(DashboardAuthService), config.PUBLIC_BASE_URL);
   return app;

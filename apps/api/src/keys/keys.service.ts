@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiKey, Clock, hashToken, hashTokenHex, KeyKind, Mode, newId, newToken } from '@app/shared';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { KeyScope, ProductScope } from '../common/scope';
-import { KEY_REVOKED_CHANNEL, KeyCache } from './key-cache';
+import { CachedKey, KEY_REVOKED_CHANNEL, KeyCache } from './key-cache';
 
 export interface KeyPair {
   secret: string;
@@ -20,6 +20,9 @@ export class KeysService {
     private readonly clock: Clock,
     private readonly cache: KeyCache,
   ) {}
+
+  /** Key lookups under way, by hash, with the cache's version when each started. */
+  private readonly lookups = new Map<string, { version: number; found: Promise<CachedKey | null> }>();
 
   /** A new secret and publishable key for a product and mode; the keys are returned once, stored hashed. */
   async createPair(productId: string, mode: Mode, manager: EntityManager = this.db.manager): Promise<KeyPair> {
@@ -97,22 +100,37 @@ export class KeysService {
     if (kindOf(key) !== kind || key.length > 200) return null;
     const hex = hashTokenHex(key);
     const now = this.clock.now().getTime();
-    let known = this.cache.get(hex);
-    if (!known) {
-      const version = this.cache.version;
-      const found = await this.db
-        .getRepository(ApiKey)
-        .findOne({ where: { hash: Buffer.from(hex, 'hex'), revokedAt: IsNull() }, select: { id: true, productId: true, mode: true, kind: true, lastUsedAt: true } });
-      if (!found) return null;
-      known = { scope: { keyId: found.id, productId: found.productId, mode: found.mode }, kind: found.kind, touchedAt: found.lastUsedAt?.getTime() ?? 0 };
-      this.cache.set(hex, known, version);
-    }
-    if (known.kind !== kind) return null;
+    const known = this.cache.get(hex) ?? (await this.lookUp(hex));
+    if (!known || known.kind !== kind) return null;
     if (kind === 'secret' && now - known.touchedAt >= LAST_USED_RESOLUTION_MS) {
       known.touchedAt = now;
       this.touch(known.scope.keyId, now);
     }
     return known.scope;
+  }
+
+  /**
+   * The key by its hash in PostgreSQL, kept in the cache. The requests that miss the cache together (all
+   * of a busy key's, each time its entry expires) share one lookup, unless a revocation came in between.
+   */
+  private lookUp(hex: string): Promise<CachedKey | null> {
+    const version = this.cache.version;
+    const running = this.lookups.get(hex);
+    if (running?.version === version) return running.found;
+    const found = this.db
+      .getRepository(ApiKey)
+      .findOne({ where: { hash: Buffer.from(hex, 'hex'), revokedAt: IsNull() }, select: { id: true, productId: true, mode: true, kind: true, lastUsedAt: true } })
+      .then((key) => {
+        if (!key) return null;
+        const known = { scope: { keyId: key.id, productId: key.productId, mode: key.mode }, kind: key.kind, touchedAt: key.lastUsedAt?.getTime() ?? 0 };
+        this.cache.set(hex, known, version);
+        return known;
+      })
+      .finally(() => {
+        if (this.lookups.get(hex)?.found === found) this.lookups.delete(hex);
+      });
+    this.lookups.set(hex, { version, found });
+    return found;
   }
 
   /** Records when a secret key was last used, off the request's path; other processes may have done so already. */
