@@ -82,10 +82,16 @@ export class Claims implements OnApplicationShutdown {
          SELECT o.id AS "outboxId", o.data->>'eventId' AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", COALESCE(o.body, e.body) AS body,
            w.id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat"
          FROM outbox o
-         LEFT JOIN events e ON e.id = o.data->>'eventId'
-         LEFT JOIN webhook_endpoints w ON COALESCE(o.body, e.body) IS NOT NULL AND w.product_id = e.product_id AND w.mode = e.mode
-           AND CASE WHEN o.data->>'endpointId' IS NULL THEN w.disabled_at IS NULL AND e.type = ANY (w.events) ELSE w.id = o.data->>'endpointId' END
-           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = w.id AND d.event_id = e.id)
+         -- OFFSET 0 keeps each lateral read a per-row lookup by key: a plan may otherwise hash the whole
+         -- events or deliveries table at every claim (their statistics lag behind a burst).
+         LEFT JOIN LATERAL (SELECT * FROM events WHERE id = o.data->>'eventId' OFFSET 0) e ON true
+         LEFT JOIN LATERAL (
+           SELECT * FROM webhook_endpoints w
+           WHERE w.product_id = e.product_id AND w.mode = e.mode
+             AND CASE WHEN o.data->>'endpointId' IS NULL THEN w.disabled_at IS NULL AND e.type = ANY (w.events) ELSE w.id = o.data->>'endpointId' END
+             AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = w.id AND d.event_id = e.id)
+           OFFSET 0
+         ) w ON COALESCE(o.body, e.body) IS NOT NULL
          WHERE o.id = ANY ($1::bigint[])`,
         [ids],
       );
