@@ -7,8 +7,8 @@ import { Stack } from '../test/support/stack';
 
 const ENTRIES = 100_000;
 const RUNS = 30;
-/** Deliveries over the product's three endpoints, two logged attempts each. */
-const DELIVERIES = 500_000;
+/** Deliveries over the product's three endpoints, two logged attempts each (fewer to compare: BENCH_LOGGED_DELIVERIES). */
+const DELIVERIES = Number(process.env.BENCH_LOGGED_DELIVERIES ?? 500_000);
 
 /**
  * Every dashboard page of a product with 100,000 entries (a month of history) and 1,000,000 logged
