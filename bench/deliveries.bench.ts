@@ -29,15 +29,16 @@ const ROW_WRITES = `SELECT COALESCE(sum(CASE relname WHEN 'outbox' THEN n_tup_de
  * kind of bodies with the same headers and the same concurrency to the same receiver. The webhooks app
  * and the baseline's client each run in a process of their own, so the receiver (in this process)
  * shares its event loop with neither. Rounds alternate, each with fresh events; medians are compared.
- * Beside the ratio: the rows written per delivery, and the CPU per delivery of the webhooks process and
- * of PostgreSQL's backends of the bench's database (on two cores the ratio also measures who else runs).
+ * Beside the ratio: the rows written per delivery, and the CPU per delivery of the webhooks process, of
+ * PostgreSQL's backends of the bench's database and of the baseline's process (on two cores the ratio
+ * also measures who else runs).
  */
 describe('webhook deliveries', () => {
   let stack: Stack;
   let receiver: Receiver;
   let webhooks: AppProcess;
   let plain: ChildProcess;
-  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[] };
+  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[], plainUs: [] as number[] };
 
   beforeAll(async () => {
     // The api's maintenance would trim each endpoint's delivery log to 100 while the bench counts them.
@@ -66,7 +67,7 @@ describe('webhook deliveries', () => {
       ...atMost(result.ratio, 1.5),
       note:
         `per delivery (median of the rounds): ${median(perDelivery.writes).toFixed(2)} row writes, CPU ${Math.round(median(perDelivery.webhooksUs))} µs in the webhooks process ` +
-        `and ${Math.round(median(perDelivery.postgresUs))} µs in PostgreSQL` +
+        `and ${Math.round(median(perDelivery.postgresUs))} µs in PostgreSQL, against ${Math.round(median(perDelivery.plainUs))} µs in the plain loop's process` +
         (DELIVERIES === 10_000 ? '' : `; ${DELIVERIES} deliveries (BENCH_DELIVERIES)`),
     });
     reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
@@ -85,10 +86,12 @@ describe('webhook deliveries', () => {
     });
     plain.send({ type: 'load', url: `${receiver.url}/plain`, concurrency: CONCURRENCY, requests });
     await once(plain, 'message');
+    const cpuBefore = cpuMs(plain.pid!);
     const start = performance.now();
     plain.send({ type: 'go' });
     await once(plain, 'message');
     const ms = performance.now() - start;
+    perDelivery.plainUs.push(((cpuMs(plain.pid!) - cpuBefore) * 1000) / DELIVERIES);
     expect(receiver.received.length).toBe(DELIVERIES);
     receiver.received.length = 0;
     return { kind: 'time', ms };

@@ -170,6 +170,10 @@ export class Claims implements OnApplicationShutdown {
     if (!this.runner || this.runner.isReleased) {
       this.runner = this.db.createQueryRunner();
       await this.runner.connect();
+      // Each claim is planned for the tables as they are: a plan kept from when deliveries held a few
+      // rows reads the whole table for every claimed row once it holds thousands (a burst outruns the
+      // statistics that would replan it).
+      await this.runner.query('SET plan_cache_mode = force_custom_plan');
     }
     return this.runner;
   }
