@@ -55,6 +55,7 @@ export class Claims implements OnApplicationShutdown {
    */
   async take(limit: number): Promise<{ taken: number; rows: Claimed[] }> {
     const runner = await this.connection();
+    const after = BigInt(this.after);
     // The candidates are bounded first, so that no plan locks a row it does not return; an id 2³¹ from
     // one held shares its lock and waits a round. This process's own rows are left out: a lock it
     // holds would be taken again.
@@ -63,7 +64,7 @@ export class Claims implements OnApplicationShutdown {
       `SELECT id FROM (
          SELECT id FROM outbox WHERE queue = $1 AND published_at IS NULL AND id > $5 AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
        ) candidate WHERE pg_try_advisory_lock($4, (id % 2147483648)::int) LIMIT $2`,
-      [QueueName.Webhooks, limit, [...this.open.keys()].filter((id) => BigInt(id) > BigInt(this.after)), FAN_OUT_LOCK, this.after],
+      [QueueName.Webhooks, limit, [...this.open.keys()].filter((id) => BigInt(id) > after), FAN_OUT_LOCK, this.after],
     );
     this.after = locked.length < limit ? '0' : locked[locked.length - 1].id;
     if (locked.length === 0) return { taken: 0, rows: [] };
