@@ -2,10 +2,11 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
+import { LRUCache } from 'lru-cache';
 import { Agent, request } from 'undici';
 import { safeAgent } from './safe-agent';
 
-/** Answers a memo keeps; past that it starts again. */
+/** Opened secrets and checked URLs kept, the most recently used. */
 const MEMO_SIZE = 1000;
 
 /** A pending delivery with what its next attempt needs. */
@@ -55,8 +56,11 @@ export class Attempts implements OnApplicationShutdown {
    * the endpoint is still read with every delivery, and a rotation seals a new secret, so nothing here
    * outlives a change.
    */
-  private readonly opened = memo((sealed: string) => this.secrets.open(Buffer.from(sealed, 'latin1')));
-  private readonly urlProblem = memo((url: string) => webhookUrlProblem(url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS));
+  private readonly opened = new LRUCache<string, string>({ max: MEMO_SIZE, memoMethod: (sealed) => this.secrets.open(Buffer.from(sealed, 'latin1')) });
+  private readonly urlChecks = new LRUCache<string, { problem: string | null }>({
+    max: MEMO_SIZE,
+    memoMethod: (url) => ({ problem: webhookUrlProblem(url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS) }),
+  });
   private readonly agent: Agent;
   private readonly due = groupCommits<string, Due | null>((ids) => this.loadDue(ids));
   private readonly logged = groupCommits<Attempted, void>((attempted) => this.record(attempted));
@@ -197,11 +201,11 @@ export class Attempts implements OnApplicationShutdown {
 
   /** One attempt: the status code, or what went wrong (never the response body, never the secret). */
   private async post(due: Due, body: string, now: Date): Promise<{ statusCode: number | null; error: string | null }> {
-    const problem = this.urlProblem(due.url);
+    const { problem } = this.urlChecks.memo(due.url);
     if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
-    const secrets = [this.opened(due.secret.toString('latin1'))];
+    const secrets = [this.opened.memo(due.secret.toString('latin1'))];
     if (due.previousSecret && due.previousSecretUntil && due.previousSecretUntil > now) {
-      secrets.push(this.opened(due.previousSecret.toString('latin1')));
+      secrets.push(this.opened.memo(due.previousSecret.toString('latin1')));
     }
     // A timer of its own rather than AbortSignal.timeout, whose signals cost some 20–30 µs of
     // this process's CPU per delivery (the deliveries benchmark), most of it in garbage collection.
@@ -233,16 +237,4 @@ export class Attempts implements OnApplicationShutdown {
       clearTimeout(timer);
     }
   }
-}
-
-/** A pure function's answers by key, at most MEMO_SIZE of them. */
-function memo<T>(work: (key: string) => T): (key: string) => T {
-  const answers = new Map<string, T>();
-  return (key) => {
-    if (answers.has(key)) return answers.get(key)!;
-    if (answers.size >= MEMO_SIZE) answers.clear();
-    const answer = work(key);
-    answers.set(key, answer);
-    return answer;
-  };
 }

@@ -149,8 +149,8 @@ export class Claims implements OnApplicationShutdown {
     const runner = this.runner;
     this.runner = undefined;
     if (!runner || runner.isReleased) return;
-    // A connection goes back to the pool without the locks it held.
-    await runner.query('SELECT pg_advisory_unlock_all()').then(() => runner.release(), () => undefined);
+    // A connection goes back to the pool without the locks it held, and plans as the others do.
+    await runner.query('SELECT pg_advisory_unlock_all(); RESET plan_cache_mode').then(() => runner.release(), () => undefined);
   }
 
   /** A row's bookkeeping; a blank one once the claims were let go at shutdown, for a batch that ended after it. */
