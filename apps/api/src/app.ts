@@ -3,7 +3,7 @@ import { RawBodyRequest } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, createLogger, NestPinoLogger, warnOfDevelopmentDefaults } from '@app/shared';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { ApiModule } from './api.module';
@@ -12,7 +12,8 @@ import { JobQueues } from './common/job-queues';
 import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
 import { requestIdOf } from './common/request-id';
-import { registerSecurityHeaders } from './common/security-headers';
+import { redactUrl, RequestLog } from './common/request-log';
+import { securityHeaders } from './common/security-headers';
 import { TEMPLATE_EDITOR } from './dashboard/views/template-preview';
 import { UNREADABLE_BODY } from './common/validation';
 import { DashboardAuthService } from './dashboard/dashboard-auth.service';
@@ -25,15 +26,11 @@ import { registerInvitationChecks } from './invitations/invitation-checks';
 
 const BODY_LIMIT = 64 * 1024;
 
-/** Confirmation and unsubscribe tokens and query strings never reach the request log. */
-export function redactUrl(url: string): string {
-  return url.replace(/^\/(confirm|unsubscribe)\/[^/?#]+/, '/$1/[redacted]').replace(/\?.*$/, '?[redacted]');
-}
-
 /** The API application, as main.ts runs it and the tests start it (with a logger of their own). */
 export async function createApiApp(config: AppConfig, logger: Logger = createLogger('api', config.LOG_LEVEL)): Promise<NestFastifyApplication> {
   // The api serves the development inbox and seals secrets with the key.
   warnOfDevelopmentDefaults(logger, config, ['SMTP_URL', 'ENCRYPTION_KEY']);
+  const requestLog = new RequestLog(logger);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: trustedProxies(config.TRUST_PROXY),
@@ -51,7 +48,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
     // Should Fastify itself ever log a request, its path is redacted like ours.
     loggerInstance: logger.child({}, { serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url) }) } }),
     genReqId: requestIdOf,
-    logController: new RequestLog(logger),
+    logController: requestLog,
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(config), adapter, { logger: new NestPinoLogger(logger) });
   // PostgreSQL text cannot hold a NUL, so no id, token or key contains one: such a path parameter names nothing.
@@ -62,13 +59,18 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
     },
   });
   app.enableShutdownHooks();
-  await registerSecurityHeaders(app, config.PUBLIC_BASE_URL.startsWith('https:'), [TEMPLATE_EDITOR]);
+  const securityHeadersOf = await securityHeaders(config.PUBLIC_BASE_URL.startsWith('https:'), [TEMPLATE_EDITOR]);
   await app.register(fastifyCookie);
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   const draining = app.get(Draining);
+  // Every answer's own headers in one hook, and its metrics in the request log's end (registerMetrics),
+  // not in hooks of their own: each hook Fastify runs costs the hot reads several per cent of their CPU.
   fastify.addHook('onRequest', (request, reply, done) => {
+    // The route's pattern, or the path for an unknown route (404).
+    const security = securityHeadersOf(request.routeOptions.url ?? request.url);
+    if (security) void reply.headers(security);
     void reply.header('x-request-id', request.id);
     if (draining.active) void reply.header('connection', 'close');
     done();
@@ -77,7 +79,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
   registerCsvBodies(fastify);
   registerInvitationChecks(app);
   registerEntryList(app);
-  registerMetrics(app);
+  registerMetrics(app, requestLog);
   await registerQueueBoard(fastify, app.get(JobQueues).all, app.get(DashboardAuthService), config.PUBLIC_BASE_URL);
   return app;
 }
@@ -90,26 +92,6 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
 function trustedProxies(trust: AppConfig['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
-}
-
-/**
- * Fastify's request lines: one per request, when it ends (not Fastify's two), with the method, the path
- * with tokens and the query string redacted, the status and the time, under the request's requestId,
- * as on every line logged through request.log. Every answer carries that id in X-Request-Id.
- */
-class RequestLog extends LogController {
-  constructor(private readonly logger: Logger) {
-    super({ requestIdLogLabel: 'requestId' });
-  }
-
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (!this.logger.isLevelEnabled(error ? 'error' : 'info')) return;
-    const line = { method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request completed');
-  }
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
 import helmet, { HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -27,14 +25,13 @@ const OWN_POLICY = /^\/admin\/queues(\/|$)/;
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
  * HSTS when the service is reached over https; per route, the sign-up form may be framed, a page with
- * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy. Each
- * policy's headers are the same for every request, so helmet runs once per policy here and each
- * answer gets the headers it wrote as Fastify reply headers: running
- * helmet's middleware per request (a dozen raw setHeader calls, which also put Node's writeHead on its
- * slow path) cost the hot reads a few per cent of the api's time.
+ * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy (null).
+ * Each policy's headers are the same for every request, so helmet runs once per policy here and an
+ * answer gets the headers it wrote as Fastify reply headers: running helmet's middleware per request
+ * (a dozen raw setHeader calls, which also put Node's writeHead on its slow path) cost the hot reads a
+ * few per cent of the api's time.
  */
-export async function registerSecurityHeaders(app: NestFastifyApplication, https: boolean, scripted: ScriptedPage[] = []): Promise<void> {
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+export async function securityHeaders(https: boolean, scripted: ScriptedPage[] = []): Promise<(route: string) => Record<string, string> | null> {
   const options: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: DIRECTIVES },
     xFrameOptions: false,
@@ -50,12 +47,7 @@ export async function registerSecurityHeaders(app: NestFastifyApplication, https
     const directives = { ...DIRECTIVES, scriptSrc: scriptHashes, connectSrc: ["'self'"] };
     withScripts.set(route, await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives } }));
   }
-  fastify.addHook('onRequest', (request, reply, done) => {
-    // The route's pattern, or the path for an unknown route (404).
-    const route = request.routeOptions.url ?? request.url;
-    if (!OWN_POLICY.test(route)) void reply.headers(EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
-    done();
-  });
+  return (route) => (OWN_POLICY.test(route) ? null : EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
 }
 
 /** The headers helmet sets with these options (none of ours depends on the request). */

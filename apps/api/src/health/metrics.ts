@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { Metrics, QueueName, withTimeout } from '@app/shared';
 import type { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import type { RequestLog } from '../common/request-log';
 import { JobQueues } from '../common/job-queues';
 
 /** A scrape waits this long for Redis and PostgreSQL; what does not answer is left out of that scrape. */
@@ -18,7 +19,7 @@ const OUTBOX_QUEUES = [QueueName.Mail, QueueName.Webhooks, QueueName.Reminders, 
  * are the same for every replica: any one api's scrape shows them. GET /metrics asks for
  * METRICS_TOKEN as a Bearer token when it is set.
  */
-export function registerMetrics(app: NestFastifyApplication): void {
+export function registerMetrics(app: NestFastifyApplication, requestLog: RequestLog): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
   const db = app.get<DataSource>(getDataSourceToken());
@@ -30,9 +31,8 @@ export function registerMetrics(app: NestFastifyApplication): void {
     labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   });
-  fastify.addHook('onResponse', (request, reply, done) => {
+  requestLog.onCompleted((request, reply) => {
     requests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode }, reply.elapsedTime / 1000);
-    done();
   });
 
   // Each family's collect() runs side by side in a scrape: they share one read of Redis, and one of PostgreSQL.

@@ -1,4 +1,4 @@
-import { redactUrl } from './app';
+import { redactUrl } from './request-log';
 
 describe(redactUrl.name, () => {
   it.each([
