@@ -112,7 +112,8 @@ export class SignupsService {
    *   rows recordEvents writes: the event, its fan-out job, the day's count), its confirmation mail's
    *   outbox row, and its answers and attribution in entry_details when it has any.
    * - A pending one, when a mail is due, gets a new createdAt and the mail's outbox row (the update
-   *   waits for a concurrent confirmation and then finds the entry no longer pending).
+   *   waits for a concurrent confirmation, or a concurrent sign-up of the same new address, and then
+   *   reads the entry as committed: one no longer pending is left as it is).
    * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions.md).
    * Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
@@ -127,23 +128,24 @@ export class SignupsService {
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
     const [written]: { created: boolean; mailed: string | null }[] = await this.db.query(
-      `WITH entry AS (
+      `WITH written AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
                  (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6
                     AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19)),
                  COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
-         ON CONFLICT (product_id, mode, email) DO NOTHING RETURNING id, referred_by
+         -- A known address is found through the same unique index as the insert's conflict, whatever the
+         -- table's statistics say: a pending one, when a mail is due, is written again; any other is left.
+         ON CONFLICT (product_id, mode, email) DO UPDATE SET created_at = $5 WHERE entries.state = 'pending' AND $9::boolean
+         RETURNING id, referred_by
+       ), entry AS (
+         SELECT id, referred_by FROM written WHERE id = $1
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
          SELECT $15, $2, $3, referred_by, id, 'pending', '{not_confirmed}', $5 FROM entry WHERE referred_by IS NOT NULL
-       ), known AS (
-         UPDATE entries SET created_at = CASE WHEN state = 'pending' AND $9::boolean THEN $5 ELSE created_at END
-         WHERE product_id = $2 AND mode = $3 AND email = $4 RETURNING id, state = 'pending' AND $9::boolean AS again
        ), mail AS (
          INSERT INTO outbox (queue, name, data, created_at)
-         SELECT $7, 'confirmation', $8::jsonb || jsonb_build_object('entryId', id), $5
-         FROM (SELECT id FROM entry WHERE $9::boolean UNION ALL SELECT id FROM known WHERE again) AS mailed RETURNING data->>'entryId' AS id
+         SELECT $7, 'confirmation', $8::jsonb || jsonb_build_object('entryId', id), $5 FROM written WHERE $9::boolean RETURNING data->>'entryId' AS id
        ), event AS (
          INSERT INTO events (id, product_id, mode, type, created_at) SELECT $10, $2, $3, $11, $5 FROM entry
        ), fan_out AS (
