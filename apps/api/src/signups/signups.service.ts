@@ -10,6 +10,7 @@ import {
   newId,
   newReferralCode,
   normalizeEmail,
+  preparedQuery,
   Product,
   QueueName,
   recordEvent,
@@ -127,11 +128,12 @@ export class SignupsService {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
-    const [written]: { created: boolean; mailed: string | null }[] = await this.db.query(
+    const [written] = await preparedQuery<{ created: boolean; mailed: string | null }>(
+      this.db,
       `WITH written AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND referral_code = $6
+                 (SELECT id FROM entries WHERE $6::text IS NOT NULL AND product_id = $2 AND mode = $3 AND referral_code = $6
                     AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19)),
                  COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
          -- A known address is found through the same unique index as the insert's conflict, whatever the
@@ -163,8 +165,8 @@ export class SignupsService {
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
-        QueueName.Webhooks, { eventId: event.id }, newId('rfl'), locale ?? null,
-        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution), suppressionHash(email),
+        QueueName.Webhooks, { eventId: event.id }, ref ? newId('rfl') : null, locale ?? null,
+        details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution), ref ? suppressionHash(email) : null,
       ],
     );
     return written;

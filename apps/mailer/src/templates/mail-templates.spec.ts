@@ -5,8 +5,10 @@ import { MailTemplates } from './mail-templates';
 /** A DataSource that knows one template row, and counts how often its whole row is read. */
 function databaseWith(row: MailTemplate) {
   const reads = { rows: 0 };
+  // Which template applies is asked as a prepared statement, on the DataSource's pg pool.
   const db = {
-    query: async () => [{ id: row.id, updated_at: row.updatedAt }],
+    createQueryRunner: () => undefined,
+    driver: { master: { query: async () => ({ rows: [{ id: row.id, updated_at: row.updatedAt }] }) } },
     getRepository: () => ({ findOneBy: async () => (reads.rows++, row) }),
   } as unknown as DataSource;
   return { db, reads };

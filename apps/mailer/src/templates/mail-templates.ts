@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CompiledTemplate, compileTemplate, MailKind, MailLinks, MailTemplate, renderTemplate, TemplateValues, Translator, withFoot } from '@app/shared';
+import { CompiledTemplate, compileTemplate, MailKind, MailLinks, MailTemplate, preparedQuery, renderTemplate, TemplateValues, Translator, withFoot } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { MailContent } from '../mails/layout';
 
@@ -40,7 +40,8 @@ export class MailTemplates {
   }
 
   private async find(productId: string, kind: MailKind, locale: string | undefined): Promise<CompiledTemplate | undefined> {
-    const [found]: { id: string; updated_at: Date }[] = await this.db.query(
+    const [found] = await preparedQuery<{ id: string; updated_at: Date }>(
+      this.db,
       `SELECT id, updated_at FROM mail_templates WHERE product_id = $1 AND kind = $2 AND (locale = $3 OR locale IS NULL)
        ORDER BY locale NULLS LAST LIMIT 1`,
       [productId, kind, locale ?? null],
