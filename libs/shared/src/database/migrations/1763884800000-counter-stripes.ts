@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * apply_entry_count_changes of EntryCounts1763870400000, its upsert of entry_counts arbitrated by
  * `countsKey`: the one difference between before and after the stripes.
  */
-const applyEntryCountChanges = (countsKey: string) => `
+export const applyEntryCountChanges = (countsKey: string) => `
   CREATE OR REPLACE FUNCTION apply_entry_count_changes() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE
     changes entry_count_changes[];
