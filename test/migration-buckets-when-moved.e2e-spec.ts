@@ -11,6 +11,10 @@ describe(BucketsWhenMoved1764201600000.name, () => {
   });
   afterAll(() => stack.stop());
 
+  /** A new pending entry, as a sign-up writes one. */
+  const pendingEntry = (on: QueryRunner, id: string) =>
+    on.query(`INSERT INTO entries (id, product_id, mode, email, state, created_at) VALUES ($1, 'prod_b', 'live', $1 || '@x.example', 'pending', now())`, [id]);
+
   /**
    * Whether a sign-up's commit (a pending entry) on `on` touches line_buckets: another connection holds
    * the table locked meanwhile, so a statement on it waits past the lock timeout and fails.
@@ -21,7 +25,7 @@ describe(BucketsWhenMoved1764201600000.name, () => {
     await holder.query(`LOCK TABLE line_buckets IN ACCESS EXCLUSIVE MODE`);
     try {
       await on.query(`SET lock_timeout = '2s'`);
-      await on.query(`INSERT INTO entries (id, product_id, mode, email, state, created_at) VALUES ($1, 'prod_b', 'live', $1 || '@x.example', 'pending', now())`, [id]);
+      await pendingEntry(on, id);
       return false;
     } catch (error) {
       if ((error as { code?: string }).code !== '55P03') throw error;
@@ -40,7 +44,7 @@ describe(BucketsWhenMoved1764201600000.name, () => {
 
   /** A sign-up, a confirmation and a deletion, the last two moving the line: the counts and the line's buckets after each. */
   async function signUpConfirmDelete(on: QueryRunner, id: string, lineKey: number): Promise<void> {
-    await on.query(`INSERT INTO entries (id, product_id, mode, email, state, created_at) VALUES ($1, 'prod_b', 'live', $1 || '@x.example', 'pending', now())`, [id]);
+    await pendingEntry(on, id);
     expect((await state())[0]).toEqual([{ pending: 1, confirmed: 0 }]);
     await on.query(`UPDATE entries SET state = 'confirmed', line_key = $2, confirmation_seq = $2 WHERE id = $1`, [id, lineKey]);
     expect(await state()).toEqual([[{ pending: 0, confirmed: 1 }], [{ bucket: Math.floor(lineKey / 1024), waiting: 1 }]]);

@@ -326,6 +326,23 @@ describe('sign-up limits per address variant', () => {
     expect(await stack.db.getRepository(EntryRecord).countBy({ state: 'pending' })).toBe(5);
   });
 
+  it('createdAt moves with each confirmation mail a repeated sign-up is sent, and stays when none is', async () => {
+    const createdAt = async () => (await stack.db.getRepository(EntryRecord).findOneByOrFail({ email: 'stamp@example.com' })).createdAt.getTime();
+    await signUp(stack, pk, 'stamp@example.com');
+    await stack.mail.waitFor('stamp@example.com');
+    const first = await createdAt();
+    await signUp(stack, pk, 'stamp@example.com');
+    await stack.mail.waitFor('stamp@example.com', 2);
+    const second = await createdAt();
+    expect(second).toBeGreaterThan(first);
+    // The address has had its RATE_LIMIT_SIGNUP_ADDRESS mails: no mail, and no new createdAt.
+    await signUp(stack, pk, 'stamp@example.com');
+    expect(await createdAt()).toBe(second);
+    await signUp(stack, pk, 'after-stamp@example.com');
+    await stack.mail.waitFor('after-stamp@example.com');
+    expect(stack.mail.to('stamp@example.com')).toHaveLength(2);
+  });
+
   it('sign-ups of a confirmed address take none of its mailbox’s RATE_LIMIT_SIGNUP_ADDRESS mails', async () => {
     await joinLine(stack, pk, 'kept@gmail.com');
     for (let i = 0; i < 3; i++) await signUp(stack, pk, 'kept@gmail.com');

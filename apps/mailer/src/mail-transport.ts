@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, RedisClient } from '@app/shared';
+import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, RedisClient, withDeadline } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
 
@@ -56,16 +56,11 @@ export class MailTransport implements OnApplicationShutdown {
    */
   async send(mail: SendMailOptions, { startBy, boundMs }: HandoverBounds, accepted?: () => unknown): Promise<void> {
     await this.connection(startBy);
-    // A timer of its own rather than AbortSignal.timeout, whose signals cost the mailer's CPU per mail
-    // (as they did the webhooks app's per delivery).
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(new DOMException('The handover took too long', 'TimeoutError')), boundMs);
     try {
-      const info = await this.transporter.sendMail({ ...mail, signal: bound.signal });
+      const info = await withDeadline(boundMs, (signal) => this.transporter.sendMail({ ...mail, signal }));
       if (!this.config.SMTP_URL) await this.keepInDevInbox(JSON.parse(info.message as string));
       await accepted?.();
     } finally {
-      clearTimeout(timer);
       // Handed on to the next mail waiting, or freed.
       const next = this.waiting.shift();
       if (next) next.take();

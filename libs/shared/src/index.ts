@@ -8,6 +8,7 @@ export * from './database/group-commits';
 export * from './database/prepared';
 export * from './domain/claim-window';
 export * from './domain/clock';
+export * from './domain/deadline';
 export * from './domain/email';
 export * from './domain/entry';
 export * from './domain/line';

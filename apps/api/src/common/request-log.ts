@@ -18,7 +18,7 @@ export class RequestLog extends LogController {
     super({ requestIdLogLabel: 'requestId' });
   }
 
-  /** Also tells `observer` of every request that ended (the metrics), for one onResponse hook less. */
+  /** Also tells `observer` of every request that ended (the metrics), which Fastify reports here anyway. */
   onCompleted(observer: (request: FastifyRequest, reply: FastifyReply) => void): void {
     this.observers.push(observer);
   }
