@@ -1,5 +1,5 @@
-import { Entry, EventEnvelope, newId, recordEvent, signingHeaders } from '@app/shared';
-import { ChildProcess, fork } from 'node:child_process';
+import { Entry, EventEnvelope, eventEnvelope, newId, recordEvent, signingHeaders } from '@app/shared';
+import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,7 +8,7 @@ import { AppProcess } from '../test/support/processes';
 import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { alternate, atMost, cpuMs, Measure, median, report, reportMemory, seconds } from './support/harness';
+import { atMost, cpuMs, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -16,6 +16,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = 50;
 /** The webhooks app's mark of issue 12 (the same as the mailer's). */
 const RSS_MARK_MB = 150;
+const ROOT = join(__dirname, '..');
+/** The bare baseline's outbox queue, which the webhooks app does not read. */
+const BARE_QUEUE = 'bare-deliveries';
 
 /** The writes of the deliveries' side, as PostgreSQL counts them: the API's inserts of events and outbox rows are not among them. */
 const ROW_WRITES = `SELECT COALESCE(sum(CASE relname WHEN 'outbox' THEN n_tup_del + n_tup_upd WHEN 'deliveries' THEN n_tup_ins + n_tup_upd
@@ -38,7 +41,10 @@ describe('webhook deliveries', () => {
   let receiver: Receiver;
   let webhooks: AppProcess;
   let plain: ChildProcess;
-  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[], plainUs: [] as number[] };
+  let bare: ChildProcess;
+  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[], plainUs: [] as number[], bareUs: [] as number[], barePostgresUs: [] as number[] };
+
+  const profiling = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
   beforeAll(async () => {
     // The api's maintenance would trim each endpoint's delivery log to 100 while the bench counts them.
@@ -46,34 +52,60 @@ describe('webhook deliveries', () => {
     receiver = await new Receiver().start();
     webhooks = await AppProcess.start('webhooks', stack.config, {
       env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
-      nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      nodeArgs: profiling,
     });
     plain = fork(join(__dirname, 'support', 'plain-posts.js'), { stdio: 'inherit' });
+    // The bare baseline runs compiled, beside the apps in dist/.
+    execFileSync('npx', ['swc', 'bench/baseline', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT });
+    bare = fork(join(ROOT, 'dist', 'bench', 'baseline', 'bare-deliveries.js'), {
+      stdio: 'inherit',
+      env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL },
+      execArgv: profiling,
+    });
   });
   afterAll(async () => {
     plain?.kill();
+    await stopBaseline(bare);
     await webhooks?.stop();
     await receiver?.stop();
     await stack?.stop();
   });
 
   it(`delivers ${DELIVERIES.toLocaleString('en-US')} events within 1.5× the time of plain POSTs`, async () => {
-    const result = await alternate(ROUNDS, baseline, service);
+    const ms = { plain: [] as number[], bare: [] as number[], service: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      ms.plain.push(await baseline());
+      ms.bare.push(await bareWork());
+      // The rows written are counted in the last round: waiting for PostgreSQL's counters costs seconds.
+      ms.service.push(await service(round === ROUNDS - 1));
+    }
+    const [plainMs, bareMs, serviceMs] = [median(ms.plain), median(ms.bare), median(ms.service)];
+    const us = (values: number[]) => `${Math.round(median(values))} µs`;
+    const count = DELIVERIES === 10_000 ? '' : `; ${DELIVERIES} deliveries (BENCH_DELIVERIES)`;
     report({
       work: '10,000 webhook deliveries to a local receiver, every attempt logged',
       baseline: 'plain undici POSTs, same concurrency, same bodies',
-      baselineValue: seconds(result.baseline),
-      serviceValue: seconds(result.service),
-      ...atMost(result.ratio, 1.5),
+      baselineValue: seconds(plainMs),
+      serviceValue: seconds(serviceMs),
+      ...atMost(serviceMs / plainMs, 1.5),
       note:
-        `per delivery (median of the rounds): ${median(perDelivery.writes).toFixed(2)} row writes, CPU ${Math.round(median(perDelivery.webhooksUs))} µs in the webhooks process ` +
-        `and ${Math.round(median(perDelivery.postgresUs))} µs in PostgreSQL, against ${Math.round(median(perDelivery.plainUs))} µs in the plain loop's process` +
-        (DELIVERIES === 10_000 ? '' : `; ${DELIVERIES} deliveries (BENCH_DELIVERIES)`),
+        `per delivery: ${median(perDelivery.writes).toFixed(2)} row writes (counted in the last round); CPU (median of the rounds) ${us(perDelivery.webhooksUs)} in the webhooks process ` +
+        `and ${us(perDelivery.postgresUs)} in PostgreSQL, against ${us(perDelivery.plainUs)} in the plain loop's process` + count,
+    });
+    report({
+      work: '10,000 webhook deliveries to a local receiver, every attempt logged',
+      baseline: 'bare logged deliveries: outbox read, POST, one write per batch',
+      baselineValue: seconds(bareMs),
+      serviceValue: seconds(serviceMs),
+      ...atMost(serviceMs / bareMs, 1.5),
+      note:
+        `the bare logged deliveries alone take ${(bareMs / plainMs).toFixed(2)}× the plain POSTs' time; their CPU per delivery (median of the rounds): ` +
+        `${us(perDelivery.bareUs)} in their process and ${us(perDelivery.barePostgresUs)} in PostgreSQL` + count,
     });
     reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
   });
 
-  async function baseline(): Promise<Measure> {
+  async function baseline(): Promise<number> {
     const secret = 'whsec_baseline';
     const now = new Date();
     const requests = Array.from({ length: DELIVERIES }, (_, i) => {
@@ -94,22 +126,55 @@ describe('webhook deliveries', () => {
     perDelivery.plainUs.push(((cpuMs(plain.pid!) - cpuBefore) * 1000) / DELIVERIES);
     expect(receiver.received.length).toBe(DELIVERIES);
     receiver.received.length = 0;
-    return { kind: 'time', ms };
+    return ms;
   }
 
-  async function service(): Promise<Measure> {
+  /** The bare baseline: events committed as the service's are, with their outbox rows on the baseline's own queue. */
+  async function bareWork(): Promise<number> {
+    const product = await stack.createProduct();
+    const url = `${receiver.url}/bare`;
+    const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url, events: ['entry.created'] });
+    const scope = { productId: product.id, mode: 'test' as const };
+    const now = new Date();
+    let start = 0;
+    let cpuBefore = { bare: 0, postgres: new Map<number, number>() };
+    const envelopes = Array.from({ length: DELIVERIES }, (_, i) => eventEnvelope('entry.created', scope, made(i, now), now));
+    await stack.db.transaction(async (manager) => {
+      // The rows recordEvent writes, on a queue of the baseline's own.
+      await manager.query(
+        `WITH made AS (SELECT * FROM unnest($1::text[], $5::text[]) AS made (id, body)),
+         event AS (INSERT INTO events (id, product_id, mode, type, created_at) SELECT id, $2, $3, 'entry.created', $4 FROM made)
+         INSERT INTO outbox (queue, name, data, created_at, body) SELECT $6, 'fan-out', jsonb_build_object('eventId', id), $4, body FROM made`,
+        [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, now, envelopes.map((envelope) => JSON.stringify(envelope)), BARE_QUEUE],
+      );
+      cpuBefore = { bare: cpuMs(bare.pid!), postgres: await postgresCpu() };
+      start = performance.now();
+    });
+    const done = once(bare, 'message');
+    bare.send({ type: 'go', queue: BARE_QUEUE, endpoint: { ...endpoint, url }, concurrency: CONCURRENCY });
+    const [answer] = (await done) as [{ type: string; logged?: number; message?: string }];
+    const ms = performance.now() - start;
+    perDelivery.bareUs.push(((cpuMs(bare.pid!) - cpuBefore.bare) * 1000) / DELIVERIES);
+    perDelivery.barePostgresUs.push(((await postgresCpuSince(cpuBefore.postgres)) * 1000) / DELIVERIES);
+    expect(answer).toEqual({ type: 'done', logged: DELIVERIES });
+    expect(receiver.received.length).toBe(DELIVERIES);
+    receiver.received.length = 0;
+    return ms;
+  }
+
+  async function service(countWrites: boolean): Promise<number> {
     const product = await stack.createProduct();
     const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: `${receiver.url}/hook`, events: ['entry.created'] });
     const scope = { productId: product.id, mode: 'test' as const };
     const now = new Date();
-    const writesBefore = await settledRowWrites();
+    const writesBefore = countWrites ? await settledRowWrites() : 0;
     let start = 0;
-    let cpuBefore = { webhooks: 0, postgres: 0 };
+    let cpuBefore = { webhooks: 0, postgres: new Map<number, number>() };
     await stack.db.transaction(async (manager) => {
       for (let i = 0; i < DELIVERIES; i++) await recordEvent(manager, 'entry.created', scope, made(i, now), now);
       // The clock starts at the commit: the app sees none of the events before it. The CPU is counted
       // from here too, so that PostgreSQL's share leaves out the recording of the events.
-      cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpuMs() };
+      cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpu() };
       start = performance.now();
     });
     // PostgreSQL is asked only once the receiver has every event: counting 10,000 deliveries every 20 ms
@@ -130,8 +195,8 @@ describe('webhook deliveries', () => {
     });
     const ms = performance.now() - start;
     perDelivery.webhooksUs.push(((cpuMs(webhooks.child.pid!) - cpuBefore.webhooks) * 1000) / DELIVERIES);
-    perDelivery.postgresUs.push(((await postgresCpuMs()) - cpuBefore.postgres) * 1000 / DELIVERIES);
-    perDelivery.writes.push(((await settledRowWrites()) - writesBefore) / DELIVERIES);
+    perDelivery.postgresUs.push(((await postgresCpuSince(cpuBefore.postgres)) * 1000) / DELIVERIES);
+    if (countWrites) perDelivery.writes.push(((await settledRowWrites()) - writesBefore) / DELIVERIES);
     const [logged] = await stack.db.query(
       `SELECT count(*)::int AS attempts, count(DISTINCT d.event_id)::int AS events FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
        WHERE d.endpoint_id = $1 AND a.status_code = 200`,
@@ -140,34 +205,50 @@ describe('webhook deliveries', () => {
     expect(logged).toEqual({ attempts: DELIVERIES, events: DELIVERIES });
     expect(new Set(receiver.received.map((r) => JSON.parse(r.body).id)).size).toBe(DELIVERIES);
     receiver.received.length = 0;
-    return { kind: 'time', ms };
+    return ms;
   }
 
-  /** The row writes PostgreSQL has counted, once every backend reported its own (each does within a second or so of going idle). */
+  /**
+   * The row writes PostgreSQL has counted, once every backend reported its own. A backend reports at
+   * most once a second, and one that goes idle with its report held back by that only reports ten
+   * seconds later (PostgreSQL's PGSTAT_IDLE_INTERVAL): the count is taken once it has not moved for
+   * longer than that.
+   */
   async function settledRowWrites(): Promise<number> {
-    let last = -1;
-    let writes = 0;
+    const STILL_MS = 11_000;
+    let writes = -1;
+    let since = 0;
     await waitFor(
       async () => {
-        [last, writes] = [writes, (await stack.db.query(ROW_WRITES))[0].writes as number];
-        return writes === last;
+        const now = (await stack.db.query(ROW_WRITES))[0].writes as number;
+        if (now !== writes) [writes, since] = [now, performance.now()];
+        return performance.now() - since >= STILL_MS;
       },
       'the table counters to settle',
-      { intervalMs: 1500, timeoutMs: 30_000 },
+      { intervalMs: 1000, timeoutMs: 60_000 },
     );
     return writes;
   }
 
-  /** The CPU time of the client backends of the bench's database, in ms. */
-  async function postgresCpuMs(): Promise<number> {
+  /** The CPU time of each client backend of the bench's database, in ms, by its pid. */
+  async function postgresCpu(): Promise<Map<number, number>> {
     const backends: { pid: number }[] = await stack.db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`);
-    return backends.reduce((sum, { pid }) => {
+    const cpu = new Map<number, number>();
+    for (const { pid } of backends) {
       try {
-        return sum + cpuMs(pid);
+        cpu.set(pid, cpuMs(pid));
       } catch {
-        return sum; // gone meanwhile
+        // gone meanwhile
       }
-    }, 0);
+    }
+    return cpu;
+  }
+
+  /** The CPU the backends used since `before` (a backend that ended meanwhile takes its share with it). */
+  async function postgresCpuSince(before: Map<number, number>): Promise<number> {
+    let sum = 0;
+    for (const [pid, ms] of await postgresCpu()) sum += ms - (before.get(pid) ?? 0);
+    return sum;
   }
 });
 

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { Pool } from 'pg';
+import { request } from 'undici';
+import { signingHeaders } from '../../libs/shared/src/domain/webhooks';
+
+/**
+ * The bare work of logged deliveries, as the deliveries benchmark's second baseline: what any
+ * implementation of "every delivery logged, at least once" must do between an event's commit and its
+ * logged 2xx, with nothing of the service around it. One process reads the committed outbox rows in
+ * pages (with their events' type), POSTs each signed body with plain undici at the service's
+ * concurrency, and writes what it posted in one statement per batch of finished POSTs: the deliveries'
+ * rows, the same rows the service writes, and the deletion of their outbox rows (the two row writes a
+ * delivery needs). No claims (it is the only reader), no retries, timeouts, metrics or logs.
+ * Run forked (dist/bench/baseline) with DATABASE_URL; on { type: 'go', queue, endpoint, concurrency }
+ * it drains that outbox queue and answers { type: 'done', logged }.
+ */
+interface Go {
+  queue: string;
+  endpoint: { id: string; url: string; secret: string };
+  concurrency: number;
+}
+
+interface Row {
+  id: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+}
+
+interface Posted {
+  row: Row;
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number;
+  durationMs: number;
+}
+
+/** Outbox rows read at a time: as many as the service's fan-out claims at most. */
+const PAGE = 150;
+
+// Connections kept while idle between rounds, so that the benchmark counts their backends' CPU throughout.
+const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 10, idleTimeoutMillis: 0 });
+
+async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
+  let failed: Error | undefined;
+  const waiting: Row[] = [];
+  let after = '0';
+  // Every event is committed before 'go': a short page is the last.
+  let exhausted = false;
+  let reading: Promise<void> | undefined;
+  const read = () =>
+    (reading ??= db
+      // Planned at each read (unnamed), for the tables as they are: a kept plan made while they were small would scan them.
+      .query<Row>({
+        text: `SELECT o.id, e.id AS "eventId", e.type AS "eventType", o.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId'
+               WHERE o.queue = $1 AND o.published_at IS NULL AND o.id > $2 ORDER BY o.id LIMIT $3`,
+        values: [queue, after, PAGE],
+      })
+      .then(({ rows }) => {
+        if (rows.length) after = rows[rows.length - 1].id;
+        exhausted = rows.length < PAGE;
+        waiting.push(...rows);
+      })
+      .catch((error: Error) => void (failed ??= error))
+      .finally(() => (reading = undefined)));
+
+  const posted: Posted[] = [];
+  let logged = 0;
+  let writing: Promise<void> | undefined;
+  const write = async (batch: Posted[]) => {
+    const result = await db.query({
+      name: 'write',
+      text: `WITH done AS (DELETE FROM outbox WHERE id = ANY ($1::bigint[]))
+             INSERT INTO deliveries (id, endpoint_id, event_id, event_type, status, created_at, finished_at, attempted_at, status_code, duration_ms)
+             SELECT v.id, $2, v.event_id, v.event_type, 'succeeded', v.attempted_at, now(), v.attempted_at, v.status_code, v.duration_ms
+             FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::int[], $8::int[]) AS v (id, event_id, event_type, attempted_at, status_code, duration_ms)
+             ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+      values: [
+        batch.map((p) => p.row.id),
+        endpoint.id,
+        batch.map((p) => p.deliveryId),
+        batch.map((p) => p.row.eventId),
+        batch.map((p) => p.row.eventType),
+        batch.map((p) => p.attemptedAt),
+        batch.map((p) => p.statusCode),
+        batch.map((p) => p.durationMs),
+      ],
+    });
+    logged += result.rowCount ?? 0;
+  };
+  // One write at a time, of everything posted meanwhile (a group commit).
+  const flush = () =>
+    (writing ??= (async () => {
+      while (posted.length) await write(posted.splice(0));
+    })().finally(() => (writing = undefined)));
+
+  const post = async (row: Row) => {
+    const attemptedAt = new Date();
+    const unixSeconds = Math.floor(attemptedAt.getTime() / 1000);
+    const deliveryId = `dlv_${createHash('sha256').update(`${endpoint.id} ${row.eventId}`).digest('hex').slice(0, 24)}`;
+    const response = await request(endpoint.url, {
+      method: 'POST',
+      body: row.body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'waitlist-webhooks/1',
+        ...signingHeaders('service', [endpoint.secret], { eventId: row.eventId, body: row.body, unixSeconds }),
+        'service-event': row.eventType,
+        'service-delivery': deliveryId,
+      },
+    });
+    await response.body.dump();
+    if (response.statusCode !== 200) throw new Error(`The receiver answered ${response.statusCode}`);
+    posted.push({ row, deliveryId, attemptedAt, statusCode: response.statusCode, durationMs: Date.now() - attemptedAt.getTime() });
+    flush().catch((error: Error) => (failed ??= error));
+  };
+
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!failed) {
+        // The next page is read while this one is posted.
+        if (waiting.length < concurrency && !exhausted) {
+          const next = read();
+          if (!waiting.length) {
+            await next;
+            continue;
+          }
+        }
+        const row = waiting.shift();
+        if (!row) return;
+        await post(row);
+      }
+    }),
+  );
+  while (writing || posted.length) await flush();
+  if (failed) throw failed;
+  return logged;
+}
+
+process.on('message', (message: { type: string } & Go) => {
+  if (message.type !== 'go') return;
+  drain(message).then(
+    (logged) => process.send!({ type: 'done', logged }),
+    (error: Error) => process.send!({ type: 'failed', message: error.message }),
+  );
+});
+// A graceful end, so that a --cpu-prof profile is written.
+process.once('SIGTERM', () => void db.end().then(() => process.exit(0)));
