@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
 import { request } from 'undici';
-import { signingHeaders } from '../../libs/shared/src/domain/webhooks';
+import { deliveryId, signingHeaders } from '../../libs/shared/src/domain/webhooks';
 
 /**
  * The bare work of logged deliveries, as the deliveries benchmark's second baseline: what any
@@ -97,7 +96,7 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
   const post = async (row: Row) => {
     const attemptedAt = new Date();
     const unixSeconds = Math.floor(attemptedAt.getTime() / 1000);
-    const deliveryId = `dlv_${createHash('sha256').update(`${endpoint.id} ${row.eventId}`).digest('hex').slice(0, 24)}`;
+    const id = deliveryId(endpoint.id, row.eventId);
     const response = await request(endpoint.url, {
       method: 'POST',
       body: row.body,
@@ -106,12 +105,12 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
         'user-agent': 'waitlist-webhooks/1',
         ...signingHeaders('service', [endpoint.secret], { eventId: row.eventId, body: row.body, unixSeconds }),
         'service-event': row.eventType,
-        'service-delivery': deliveryId,
+        'service-delivery': id,
       },
     });
     await response.body.dump();
     if (response.statusCode !== 200) throw new Error(`The receiver answered ${response.statusCode}`);
-    posted.push({ row, deliveryId, attemptedAt, statusCode: response.statusCode, durationMs: Date.now() - attemptedAt.getTime() });
+    posted.push({ row, deliveryId: id, attemptedAt, statusCode: response.statusCode, durationMs: Date.now() - attemptedAt.getTime() });
     flush().catch((error: Error) => (failed ??= error));
   };
 

@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, CommandQueue, groupCommits, Outages, preparedQuery, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
-import { createHash } from 'node:crypto';
+import { APP_CONFIG, AppConfig, Clock, CommandQueue, deliveryId, groupCommits, Outages, preparedQuery, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { Attempted, Attempts, Due } from './attempts';
 import { Claimed, Claims } from './claims';
@@ -187,11 +186,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 }
 
-/**
- * A claimed delivery's first attempt. Its id is derived from its endpoint and event, so that a
- * delivery made again after its process died before logging it carries the same id.
- */
+/** A claimed delivery's first attempt. */
 function first(row: Claimed, endpointId: string): First {
-  const id = `dlv_${createHash('sha256').update(`${endpointId} ${row.eventId}`).digest('hex').slice(0, 24)}`;
-  return { ...row, id, endpointId, made: 0 };
+  return { ...row, id: deliveryId(endpointId, row.eventId), endpointId, made: 0 };
 }

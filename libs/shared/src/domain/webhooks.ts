@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { newToken } from './secrets';
 
 /**
@@ -37,6 +37,14 @@ export interface SignedMessage {
   eventId: string;
   body: string;
   unixSeconds: number;
+}
+
+/**
+ * A delivery's id, derived from its endpoint and event: a delivery made again after its process died
+ * before logging it carries the same id.
+ */
+export function deliveryId(endpointId: string, eventId: string): string {
+  return `dlv_${createHash('sha256').update(`${endpointId} ${eventId}`).digest('hex').slice(0, 24)}`;
 }
 
 /**
