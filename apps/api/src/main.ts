@@ -1,13 +1,13 @@
 import '@app/shared/startup/check-node';
 import 'reflect-metadata';
-import { checkDependencies, exitWithReason, explainListenError, loadConfig, StartupError } from '@app/shared';
+import { checkDependencies, exitWithReason, explainListenError, listenHost, loadConfig, StartupError } from '@app/shared';
 import { createApiApp } from './app';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   await checkDependencies(config);
   const app = await createApiApp(config);
-  await app.listen(config.PORT, '0.0.0.0').catch(async (error: unknown) => {
+  await app.listen(config.PORT, listenHost(config.HOST)).catch(async (error: unknown) => {
     await app.close();
     throw new StartupError(explainListenError(error, config.PORT, 'PORT') ?? (error as Error).message);
   });

@@ -29,7 +29,8 @@ describe(loadConfig.name, () => {
 
   it('names every bad variable and what it expects', () => {
     const load = () =>
-      loadConfig({ PORT: 'eighty', WEBHOOK_TIMEOUT: '5 seconds', RATE_LIMIT_API: '100', SMTP_URL: 'mail.example.com', ENCRYPTION_KEY: 'short', METRICS_TOKEN: 'secret' });
+      loadConfig({ HOST: 'localhost', PORT: 'eighty', WEBHOOK_TIMEOUT: '5 seconds', RATE_LIMIT_API: '100', SMTP_URL: 'mail.example.com', ENCRYPTION_KEY: 'short', METRICS_TOKEN: 'secret' });
+    expect(load).toThrow(/HOST: expected an address of this machine to listen on, like 127.0.0.1/);
     expect(load).toThrow(/PORT: expected a port number/);
     expect(load).toThrow(/WEBHOOK_TIMEOUT: expected a duration like 5s/);
     expect(load).toThrow(/RATE_LIMIT_API: expected requests per window like 100\/1s/);

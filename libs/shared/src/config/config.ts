@@ -79,6 +79,11 @@ const schema = z
       .string()
       .default('development')
       .transform((text) => text.trim().toLowerCase()),
+    // Where the api (and the workers' HEALTH_PORT) listen; unset: every address, IPv6 too where the host has it.
+    HOST: z
+      .string()
+      .refine((text) => isIP(text) !== 0, 'expected an address of this machine to listen on, like 127.0.0.1, ::1, 0.0.0.0 (every IPv4 address) or :: (every address)')
+      .optional(),
     PORT: port.default(3000),
     HEALTH_PORT: port.optional(),
     PUBLIC_BASE_URL: url(['http:', 'https:'], 'https://waitlist.example.com')

@@ -5,7 +5,7 @@ describe(startHealthServer.name, () => {
   it('answers /healthz, /readyz with 200 or 503 naming the check that failed, and /metrics as its scrape answers', async () => {
     let redisUp = true;
     const server = await startHealthServer(
-      0,
+      { port: 0, host: '127.0.0.1' },
       {
         database: async () => undefined,
         redis: async () => {

@@ -5,10 +5,10 @@ import { withTimeout } from '../queues/redis';
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 
 /**
- * /healthz, /readyz and /metrics for the worker apps on HEALTH_PORT, answering like the API's: 200
+ * /healthz, /readyz and /metrics for the worker apps on HEALTH_PORT (at HOST), answering like the API's: 200
  * when every check answers within two seconds, else 503 naming the ones that did not.
  */
-export function startHealthServer(port: number, checks: ReadinessChecks, metrics: (authorization: string | undefined) => Promise<Scrape>): Promise<Server> {
+export function startHealthServer({ port, host }: { port: number; host: string }, checks: ReadinessChecks, metrics: (authorization: string | undefined) => Promise<Scrape>): Promise<Server> {
   const server = createServer((request, response) => {
     const reply = (status: number, body: object) => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -34,7 +34,7 @@ export function startHealthServer(port: number, checks: ReadinessChecks, metrics
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve(server);
     });

@@ -16,7 +16,7 @@ import { RedisClient, redisClientProvider } from './redis-client';
 import { Outages } from './outages';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { checkDependencies, explainListenError, StartupError } from '../startup/dependencies';
+import { checkDependencies, explainListenError, listenHost, StartupError } from '../startup/dependencies';
 
 /**
  * Runs a worker app: a Nest application context, plus /healthz, /readyz and /metrics when HEALTH_PORT is set.
@@ -34,7 +34,7 @@ export async function runWorker(name: 'mailer' | 'webhooks', moduleFor: (config:
     const redis = app.get<RedisClient>(RedisClient);
     const metrics = app.get(Metrics);
     const server = await startHealthServer(
-      config.HEALTH_PORT,
+      { port: config.HEALTH_PORT, host: listenHost(config.HOST) },
       { database: () => db.query('SELECT 1'), redis: () => redis.ping() },
       (authorization) => metrics.scrape(authorization),
     ).catch(async (error: unknown) => {

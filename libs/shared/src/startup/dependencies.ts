@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { isClusterConfig, RedisConfig } from '../config/config';
@@ -112,9 +113,21 @@ export async function checkDependencies(config: RedisConfig & { DATABASE_URL: st
   await Promise.all([checkDatabase(config.DATABASE_URL), checkRedis(config)]);
 }
 
-/** The port an app listens on is taken: its own sentence, naming the variable that sets it. */
+/**
+ * Where an app listens: HOST when set, else every address, IPv6 and IPv4 both (`::` is dual stack on
+ * Linux) where the host has IPv6, and every IPv4 address where it has none. Node's own servers pick
+ * the same without a host; Fastify's default would be localhost alone.
+ */
+export function listenHost(host: string | undefined): string {
+  if (host) return host;
+  const hasIpv6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.family === 'IPv6'));
+  return hasIpv6 ? '::' : '0.0.0.0';
+}
+
+/** The address an app listens on is taken or not to be had: its own sentence, naming the variable that sets it. */
 export function explainListenError(error: unknown, port: number, variable: 'PORT' | 'HEALTH_PORT'): string | undefined {
   const code = (error as { code?: string }).code;
+  if (code === 'EADDRNOTAVAIL') return 'HOST is not an address of this machine: set it to one of its addresses, or leave it unset to listen on all of them.';
   if (code === 'EADDRINUSE') return `Port ${port} is already in use by another process: stop that process, or set ${variable} to a free port.`;
   if (code === 'EACCES') return `Port ${port} may not be opened by this user: set ${variable} to a port above 1023.`;
   return undefined;
