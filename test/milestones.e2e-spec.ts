@@ -72,6 +72,24 @@ describe('milestone rewards', () => {
     }
   });
 
+  it('an entry no longer waiting reaches a milestone and its event names the milestone\'s places, but it does not move', async () => {
+    const product = await productWith({ milestones: MILESTONES });
+    const receiver = await new Receiver().start();
+    try {
+      await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: receiver.url, events: ['entry.milestone'] });
+      const host = await joinLine(stack, product.keys.test.publishable, 'invited-host@example.com');
+      expect((await call(product, `/api/v1/entries/${host.id}/invite`)).status).toBe(200);
+      await referred(product, host, 'invited-friend@example.com', '198.51.100.2');
+
+      const [delivery] = await receiver.waitFor(1);
+      expect(JSON.parse(delivery.body)).toMatchObject({ data: { entry: { id: host.id, state: 'invited', referrals: 1 }, milestone: { name: 'First friend', places: 2 } } });
+      const history = (await stack.request({ method: 'GET', url: `/api/v1/entries/${host.id}/history`, headers: bearer(product.keys.test.secret) })).json().data;
+      expect(history.map((change: { cause: string }) => change.cause)).not.toContain('milestone');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('the settings page saves milestones and the leaderboard; the entry page lists what was reached and the overview counts it', async () => {
     const product = await stack.createProduct();
     await stack.api.get(DashboardAuthService).createUser('milestone-team@example.com', PASSWORD, product.id);

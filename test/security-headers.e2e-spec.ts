@@ -3,6 +3,7 @@ import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, signUp } from './support/flows';
 import { invitationStack } from './support/invitations';
 import { Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 describe('security headers', () => {
   let stack: Stack;
@@ -21,8 +22,16 @@ describe('security headers', () => {
     const confirm = new URL((await stack.mail.waitFor('headers@example.com')).text.match(/http\S+\/confirm\/\S+/)![0]).pathname;
     await stack.api.get(DashboardAuthService).createUser('headers@example.com', PASSWORD, product.id);
     const { cookie } = await signIn(stack, 'headers@example.com');
+    const pk = product.keys.test.publishable;
+    const asked = await stack.request({ method: 'POST', url: `/w/${pk}/my-data`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=headers%40example.com' });
+    expect(asked.status).toBe(303);
+    const dataMail = () => stack.mail.to('headers@example.com').find((mail) => mail.subject.includes('your data'));
+    await waitFor(() => dataMail() !== undefined, 'the my-data mail');
+    const myData = new URL(dataMail()!.text.match(/http\S+\/my-data\/\S+/)![0]).pathname;
     for (const [url, headers] of [
       [confirm, {}],
+      [myData, {}],
+      [`${myData}/delete`, {}],
       ['/dashboard/login', {}],
       [`/dashboard/${product.id}/live/entries`, { cookie }],
       ['/api/v1/entries', bearer(product.keys.live.secret)],
@@ -54,8 +63,9 @@ describe('security headers', () => {
     expect([apiPreflight.status, apiPreflight.headers['access-control-allow-origin']]).toEqual([404, undefined]);
   });
 
-  it("the hosted sign-up form may be framed by the product's own site, and still loads nothing from elsewhere", async () => {
-    for (const url of [`/w/${product.keys.live.publishable}`, `/w/${product.keys.live.publishable}/sent`]) {
+  it("the hosted sign-up form, and the form that asks for a my-data link, may be framed by the product's own site, and still load nothing from elsewhere", async () => {
+    const pk = product.keys.live.publishable;
+    for (const url of [`/w/${pk}`, `/w/${pk}/sent`, `/w/${pk}/my-data`, `/w/${pk}/my-data/sent`]) {
       const answer = await get(url);
       expect(answer['content-security-policy']).toBe(LOCKED.replace(";frame-ancestors 'none'", ''));
       expect(answer['x-frame-options']).toBeUndefined();

@@ -24,7 +24,7 @@ export const MILESTONE = z
   .strictObject({
     referrals: z.number().int().min(1).meta({ description: 'The credited referrals that reach it.', example: 3 }),
     name: z.string().meta({ description: 'Its name, as the team set it.', example: 'Three friends' }),
-    places: z.number().int().min(0).meta({ description: 'The places it moved the entry up (0: none; none either for an entry no longer waiting).', example: 5 }),
+    places: z.number().int().min(0).meta({ description: 'The places the milestone gives (0: none): a waiting entry moved up by them; an entry no longer waiting reaches the milestone and stays where it is.', example: 5 }),
     message: z.string().nullable().meta({ description: 'The line of text the team set for the person; null when none.', example: 'You skip 5 places.' }),
   })
   .meta({ id: 'Milestone' });
