@@ -57,3 +57,25 @@ describe('API rate limits', () => {
     }
   });
 });
+
+describe('the script-tag form status rate limit', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apps: ['api'], env: { RATE_LIMIT_SIGNUP_STATUS: '3/1m' } });
+  });
+  afterAll(() => stack.stop());
+
+  it('each client IP gets RATE_LIMIT_SIGNUP_STATUS questions per window, then 429 with a Retry-After the script may read', async () => {
+    const product = await stack.createProduct();
+    const ask = (remoteAddress: string) =>
+      stack.request({ method: 'POST', url: '/public/v1/signups/status', remoteAddress, body: { key: product.keys.test.publishable, watch: 'q3V9w2xZr8mN4bK7tY1pLc' } });
+    for (let i = 0; i < 3; i++) expect((await ask('203.0.113.5')).status).toBe(200);
+    const limited = await ask('203.0.113.5');
+    expect([limited.status, limited.json().error.code]).toEqual([429, 'rate_limited']);
+    expect(limited.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect(limited.headers).toMatchObject({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after' });
+    // Another address has its own budget.
+    expect((await ask('203.0.113.6')).status).toBe(200);
+  });
+});

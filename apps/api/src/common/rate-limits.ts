@@ -96,6 +96,7 @@ export class RateLimits {
   private readonly api: Limiter;
   private readonly signupIp: Limiter;
   private readonly signupAddress: Limiter;
+  private readonly signupStatus: Limiter;
   private readonly addresses: AddressKeys;
 
   private readonly rejections;
@@ -103,7 +104,7 @@ export class RateLimits {
   constructor(@Inject(RedisClient) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig, metrics: Metrics) {
     this.rejections = metrics.counter({
       name: 'waitlist_rate_limit_rejections_total',
-      help: 'Requests refused with 429 (api, signup) and confirmation mails withheld (signup_address), by limit',
+      help: 'Requests refused with 429 (api, signup, signup_status) and confirmation mails withheld (signup_address), by limit',
       labelNames: ['limit'],
     });
     this.addresses = new AddressKeys(config.ENCRYPTION_KEY);
@@ -111,6 +112,7 @@ export class RateLimits {
     this.api = new Limiter(redis, `${prefix}:api`, config.RATE_LIMIT_API);
     this.signupIp = new Limiter(redis, `${prefix}:signup-ip`, config.RATE_LIMIT_SIGNUP);
     this.signupAddress = new Limiter(redis, `${prefix}:signup-address`, config.RATE_LIMIT_SIGNUP_ADDRESS);
+    this.signupStatus = new Limiter(redis, `${prefix}:signup-status`, config.RATE_LIMIT_SIGNUP_STATUS);
   }
 
   /** API requests per secret key: over the limit is 429 rate_limited with Retry-After. */
@@ -123,6 +125,12 @@ export class RateLimits {
   async signupFromIp(ip: string): Promise<void> {
     const wait = await this.signupIp.take(ip);
     if (wait !== null) throw this.rejected('signup', `Too many sign-ups from this address; try again in ${wait} s.`, wait);
+  }
+
+  /** The script-tag form's questions per IP (POST /public/v1/signups/status): 429 rate_limited with Retry-After. */
+  async signupStatusFromIp(ip: string): Promise<void> {
+    const wait = await this.signupStatus.take(ip);
+    if (wait !== null) throw this.rejected('signup_status', `Too many questions from this address; try again in ${wait} s.`, wait);
   }
 
   /** Confirmation mails per mailbox of a product's list: false when it has had its share for now. */
@@ -141,7 +149,7 @@ export class RateLimits {
     return `${scope.productId}:${scope.mode}:${this.addresses.of(mailbox)}`;
   }
 
-  private rejected(limit: 'api' | 'signup', message: string, seconds: number): ApiError {
+  private rejected(limit: 'api' | 'signup' | 'signup_status', message: string, seconds: number): ApiError {
     this.rejections.inc({ limit });
     return new ApiError('rate_limited', message, { retryAfterSeconds: seconds });
   }

@@ -116,7 +116,8 @@
               forget();
               return show([el('h2', {}, [m.invited])]);
             }
-            setTimeout(poll, POLL_MS);
+            // Over the service's limit for this address (several pages behind one): ask again when it says.
+            setTimeout(poll, answer.status === 429 ? Math.max(POLL_MS, 1000 * Number(answer.retryAfter)) || POLL_MS : POLL_MS);
           },
           function () {
             setTimeout(poll, POLL_MS);
@@ -174,8 +175,8 @@
         credentials: 'omit',
       }).then(function (response) {
         return response.json().then(
-          function (json) { return { status: response.status, body: json }; },
-          function () { return { status: response.status, body: null }; },
+          function (json) { return { status: response.status, retryAfter: response.headers.get('retry-after'), body: json }; },
+          function () { return { status: response.status, retryAfter: response.headers.get('retry-after'), body: null }; },
         );
       });
     }

@@ -11,8 +11,9 @@ import { EmbedService } from './embed.service';
 export const EMBED_SCRIPT = readFileSync(join(__dirname, 'embed.browser.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n');
 const EMBED_SCRIPT_GZIP = gzipSync(EMBED_SCRIPT, { level: 9 });
 
-/** Like the public sign-up: any page may read these answers, and no credential is involved. */
+/** Like the public sign-up: any page may read these answers (and a 429's wait), and no credential is involved. */
 const ANY_ORIGIN = { 'access-control-allow-origin': '*' };
+const STATUS_HEADERS = { ...ANY_ORIGIN, 'access-control-expose-headers': 'retry-after' };
 
 /** The script-tag form: its script, its words, and where its sign-up stands. */
 @Controller()
@@ -43,8 +44,8 @@ export class EmbedController {
   /** A POST, so that the watch, a secret, stays out of URLs and access logs. */
   @Post('public/v1/signups/status')
   async status(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    void reply.headers(ANY_ORIGIN);
+    void reply.headers(STATUS_HEADERS);
     const { key, watch } = parseInput(SIGNUP_STATUS_QUERY, request.body, 'body');
-    await reply.status(200).send(await this.embed.watched(key, watch));
+    await reply.status(200).send(await this.embed.watched(key, watch, request.ip));
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EntryRecord, translator, Translator } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { browserLanguage } from '../common/html';
+import { RateLimits } from '../common/rate-limits';
 import { EntryStatus } from '../signups/entry-status.service';
 import { friendsSentence } from '../signups/pages';
 import { SignupsService } from '../signups/signups.service';
@@ -40,6 +41,7 @@ export class EmbedService {
     private readonly signups: SignupsService,
     private readonly status: EntryStatus,
     private readonly watches: SignupWatches,
+    private readonly limits: RateLimits,
   ) {}
 
   /** In the language the browser asks for, else the product's default; the form signs up in that language. */
@@ -50,7 +52,8 @@ export class EmbedService {
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */
-  async watched(key: string, watch: string): Promise<SignupStatus> {
+  async watched(key: string, watch: string, ip: string): Promise<SignupStatus> {
+    await this.limits.signupStatusFromIp(ip);
     const scope = await this.signups.scopeOfPublishableKey(key);
     const entryId = await this.watches.entryOf(watch);
     const record = entryId && (await this.db.getRepository(EntryRecord).findOneBy({ id: entryId, productId: scope.productId, mode: scope.mode }));

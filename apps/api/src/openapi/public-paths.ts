@@ -48,7 +48,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       tags: ['Sign-up'],
       summary: 'Where a watched sign-up stands',
       description:
-        'Asked by the script-tag form (/embed.js) after a sign-up that carried a `watch`: `pending` until the address is confirmed from its mail, then the place, the estimated wait, the referral link and, for a product that shows one, the leaderboard. For 30 minutes after the sign-up. A watch the service does not know, or one whose sign-up sent no confirmation mail (an address further along already), stays `pending`, so that the answer tells nothing about an address. A POST, so that the watch stays out of URLs. Answers carry Access-Control-Allow-Origin: *.',
+        'Asked by the script-tag form (/embed.js) after a sign-up that carried a `watch`: `pending` until the address is confirmed from its mail, then the place, the estimated wait, the referral link and, for a product that shows one, the leaderboard. For 30 minutes after the sign-up. A watch the service does not know, or one whose sign-up sent no confirmation mail (an address further along already), stays `pending`, so that the answer tells nothing about an address. A POST, so that the watch stays out of URLs. Counted per client IP (RATE_LIMIT_SIGNUP_STATUS, 120 a minute). Answers carry Access-Control-Allow-Origin: * and expose Retry-After to the script.',
       security: [],
       requestParams: { header: requestHeaders() },
       requestBody: { required: true, content: { 'application/json': { schema: SIGNUP_STATUS_QUERY, example: { key: 'pk_live_…', watch: 'q3V9w2xZr8mN4bK7tY1pLc' } } } },
@@ -68,7 +68,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
             },
           },
         },
-        ...errorResponses({ 400: ['invalid_request'], 401: ['unauthorized'] }),
+        ...errorResponses({ 400: ['invalid_request'], 401: ['unauthorized'], 429: ['rate_limited'] }),
       },
     },
   },

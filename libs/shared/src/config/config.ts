@@ -132,6 +132,8 @@ const schema = z
     RATE_LIMIT_API: rateLimit('100/1s').prefault('100/1s'),
     RATE_LIMIT_SIGNUP: rateLimit('10/1m').prefault('10/1m'),
     RATE_LIMIT_SIGNUP_ADDRESS: rateLimit('5/1h').prefault('5/1h'),
+    // The script-tag form asks every 3 s while its page waits: room for six such pages behind one address.
+    RATE_LIMIT_SIGNUP_STATUS: rateLimit('120/1m').prefault('120/1m'),
     TRUST_PROXY: trustProxy.prefault('false'),
     METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (openssl rand -hex 16)').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
