@@ -1,4 +1,4 @@
-import { MAX_PADDING_MS, SignupPace } from './signup-pace';
+import { MAX_PADDING_MS, SignupPace, SignupWrite } from './signup-pace';
 
 describe(SignupPace.name, () => {
   it('pads nothing until both a new and a known address have signed up', () => {
@@ -65,4 +65,51 @@ describe(SignupPace.name, () => {
     pace.note('unchanged', 4);
     expect(pace.padding('unchanged')).toBe(6);
   });
+
+  describe('on a fake clock, whose timers fire 1.5 ms late', () => {
+    /** A clock that moves only when a sign-up works or sleeps, and a seeded draw: the same run every time. */
+    function fakeRun() {
+      let now = 0;
+      let seed = 42;
+      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const clock = { now: () => now, sleep: async (ms: number) => (now += ms + 1.5) };
+      const pace = new SignupPace(random, clock);
+      /** How long a sign-up that works `ms` and writes `write` takes, from its start until it answers. */
+      const signUp = async (write: SignupWrite, ms: number) => {
+        const answer = pace.start();
+        const started = now;
+        now += ms;
+        await answer(write);
+        return now - started;
+      };
+      return { signUp };
+    }
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+    it('a known address answers as late as a new one on average: what it did not write, it waits', async () => {
+      const { signUp } = fakeRun();
+      const took: Record<SignupWrite, number[]> = { created: [], mailed: [], unchanged: [] };
+      for (let round = 0; round < 300; round++) {
+        // New addresses take 20 ms; a pending one's second mail 8 ms, an address further along 5 ms.
+        for (const [write, ms] of [['created', 20], ['unchanged', 5], ['created', 20], ['mailed', 8]] as const) {
+          const total = await signUp(write, ms);
+          if (round >= 64) took[write].push(total);
+        }
+      }
+      expect(mean(took.created)).toBe(20);
+      expect(Math.abs(mean(took.unchanged) - 20)).toBeLessThan(0.1);
+      expect(Math.abs(mean(took.mailed) - 20)).toBeLessThan(0.1);
+      // Whole milliseconds only, and never more than the difference.
+      expect(took.unchanged.every((ms) => Number.isInteger(ms - 5 - 1.5) && ms <= 21.5)).toBe(true);
+    });
+
+    it('waits nothing for a new address, nor before it knows how long new ones take', async () => {
+      const { signUp } = fakeRun();
+      expect(await signUp('unchanged', 5)).toBe(5);
+      expect(await signUp('created', 20)).toBe(20);
+      expect(await signUp('created', 30)).toBe(30);
+      expect(await signUp('unchanged', 5)).toBeGreaterThan(5);
+    });
+  });
 });
+

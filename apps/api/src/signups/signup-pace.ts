@@ -1,3 +1,6 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /** What a sign-up wrote: a new entry, a pending entry's new confirmation mail, or nothing. */
 export type SignupWrite = 'created' | 'mailed' | 'unchanged';
 
@@ -5,6 +8,14 @@ export type SignupWrite = 'created' | 'mailed' | 'unchanged';
 const RECENT = 64;
 /** A sign-up waits at most this long, so that a few slow new sign-ups cannot hold the others. */
 export const MAX_PADDING_MS = 50;
+
+/** The time a sign-up is measured and padded by; a test gives a clock of its own. */
+export interface PaceClock {
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+const REAL_CLOCK: PaceClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
 
 /**
  * How much longer a sign-up of a new address takes in this process than one that wrote less (an
@@ -16,7 +27,23 @@ export const MAX_PADDING_MS = 50;
 export class SignupPace {
   private readonly recent = new Map<SignupWrite | 'overshoot', number[]>();
 
-  constructor(private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly random: () => number = Math.random,
+    private readonly clock: PaceClock = REAL_CLOCK,
+  ) {}
+
+  /** At a sign-up's start: what to await once it knows what it wrote, before it answers. */
+  start(): (write: SignupWrite) => Promise<void> {
+    const started = this.clock.now();
+    return async (write) => {
+      this.note(write, this.clock.now() - started);
+      const padding = this.padding(write);
+      if (padding === 0) return;
+      const waited = this.clock.now();
+      await this.clock.sleep(padding);
+      this.noteWait(padding, this.clock.now() - waited);
+    };
+  }
 
   /** Notes how long a sign-up took before it waited. */
   note(write: SignupWrite, ms: number): void {

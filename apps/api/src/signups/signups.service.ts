@@ -16,8 +16,6 @@ import {
   recordEvent,
   toEntry,
 } from '@app/shared';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
@@ -78,7 +76,7 @@ export class SignupsService {
    * (within its per-address limit); others change nothing.
    */
   async signUp(input: SignupInput): Promise<KeyScope> {
-    const started = performance.now();
+    const answer = this.pace.start();
     const scope = await this.scopeOfPublishableKey(input.key);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
@@ -93,13 +91,7 @@ export class SignupsService {
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     if (input.watch !== undefined) await this.watches.note(input.watch, mailed);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
-    this.pace.note(write, performance.now() - started);
-    const padding = this.pace.padding(write);
-    if (padding > 0) {
-      const waited = performance.now();
-      await sleep(padding);
-      this.pace.noteWait(padding, performance.now() - waited);
-    }
+    await answer(write);
     return scope;
   }
 
