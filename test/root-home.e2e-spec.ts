@@ -1,7 +1,9 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { closedPort } from './support/closed-port';
 import { alive, NpmStart } from './support/npm-start';
 import { freePort } from './support/throwaway-redis';
 import { waitFor } from './support/wait';
@@ -70,4 +72,20 @@ describe('npm start and npm test in a folder only its owner may enter, as rootâ€
     const kept = existsSync(join(checkout, '.data')) ? readdirSync(join(checkout, '.data')) : [];
     expect(kept.filter((name) => name.startsWith('test-'))).toEqual([]);
   }, 180_000);
+
+  it('where the user postgres may not run programs from the temporary folder, npm start says so in one sentence', async () => {
+    const tmp = join(home, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    // Redis is not embedded: the sentence comes before anything else would be started.
+    const env = { ...shell, TMPDIR: tmp, REDIS_URL: (await closedPort()).replace('http', 'redis') };
+    const { code, stdout, stderr } = await promisify(execFile)('node', ['scripts/start.js'], { cwd: checkout, env, timeout: 60_000 }).then(
+      (done) => ({ code: 0, ...done }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect([code, stdout, stderr]).toEqual([
+      1,
+      '',
+      `The user postgres, as whom the embedded PostgreSQL runs for root, may not run programs in ${tmp}: set TMPDIR to a folder where it may, or set DATABASE_URL to a PostgreSQL you run.\n`,
+    ]);
+  }, 60_000);
 });

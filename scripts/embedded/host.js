@@ -114,6 +114,12 @@ async function startPostgres(dir) {
     fs.cpSync(installed, scratch, { recursive: true, verbatimSymlinks: true });
     fs.chmodSync(scratch, 0o755);
     programs = scratch;
+    // A temporary folder mounted noexec, or inside a folder the user postgres may not enter.
+    if (spawnSync(path.join(programs, 'bin', 'postgres'), ['--version'], user).error) {
+      throw new Refusal(
+        `The user postgres, as whom the embedded PostgreSQL runs for root, may not run programs in ${os.tmpdir()}: set TMPDIR to a folder where it may, or set DATABASE_URL to a PostgreSQL you run.`,
+      );
+    }
   }
   const dataDir = user ? '/proc/self/cwd' : dir;
   /** The program's output goes to the log, in English, which tells when the server is ready. */
@@ -155,10 +161,14 @@ function said(stream, text) {
   return new Promise((resolve) => {
     let heard = '';
     stream.on('data', function listen(chunk) {
-      heard = (heard + chunk).slice(-2 * text.length);
-      if (!heard.includes(text)) return;
-      stream.off('data', listen);
-      resolve();
+      heard += chunk;
+      if (heard.includes(text)) {
+        stream.off('data', listen);
+        resolve();
+      } else {
+        // What may be the start of `text`, cut between two chunks.
+        heard = heard.slice(-text.length);
+      }
     });
   });
 }
