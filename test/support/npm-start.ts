@@ -18,9 +18,10 @@ export class NpmStart {
     readonly base: string,
   ) {}
 
-  static async start(env: NodeJS.ProcessEnv, port: number): Promise<NpmStart> {
+  /** In this checkout, or in the one at `cwd`. */
+  static async start(env: NodeJS.ProcessEnv, port: number, cwd = ROOT): Promise<NpmStart> {
     const spawned = performance.now();
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const npm = spawn('npm', ['start'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const service = new NpmStart(npm, `http://127.0.0.1:${port}`);
     const hear = (chunk: Buffer) => {
       service.output.push(chunk.toString());
