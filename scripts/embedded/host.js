@@ -142,7 +142,9 @@ async function startPostgres(dir) {
       fs.chownSync(dir, user.uid, user.gid);
       fs.chownSync(passwordFile, user.uid, user.gid);
     }
-    const initdb = (current = run('initdb', [`--pgdata=${dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--lc-messages=C']));
+    // UTF-8 whatever the shell's locale (none gives SQL_ASCII, which would store bytes no other server takes).
+    const flags = ['--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'];
+    const initdb = (current = run('initdb', [`--pgdata=${dataDir}`, ...flags]));
     const ended = await initdb.ended;
     fs.rmSync(passwordFile);
     if (initdb.child.exitCode !== 0) throw new Refusal(`The embedded PostgreSQL could not be initialised in ${dir} (${ended}); see ${logFile}.`);
