@@ -58,7 +58,7 @@ describe('mail templates', () => {
     const mail = JSON.parse(preview.text);
     expect(mail.subject).toBe('Hello from Acme <Labs>');
     expect(mail.html).toContain('<p>Custom <b>HTML</b> for Acme &lt;Labs&gt;.</p>');
-    expect(mail.text).toMatch(/Confirm here: https:\/\/waitlist.example\/confirm\/sample-confirmation-token\n\nUnsubscribe: /);
+    expect(mail.text).toMatch(/Confirm here: http:\/\/localhost:3000\/confirm\/sample-confirmation-token\n\nUnsubscribe: http:\/\/localhost:3000\/unsubscribe\/sample-unsubscribe-token\n/);
     const wrong = await post(`${base}/confirmation/all/preview`, { ...TEMPLATE, subject: 'Hi {{ invitation_url }}' });
     expect([wrong.status, JSON.parse(wrong.text).error]).toEqual([
       400,
@@ -105,7 +105,8 @@ describe('mail templates', () => {
     expect(previewed.text).toMatch(/^Der Link gilt 7 Tage, bis \d{1,2}\. [A-Za-zä]+ \d{4} um \d\d:\d\d UTC: https:\/\/acme\.example\/welcome\?invite=\S+\n\nAbmelden: /);
     expect(previewed.html).toContain('>Abmelden</a>');
     const reminder = JSON.parse((await post(`${base}/reminder/de/preview`, { subject: 'Noch {{ time_left }}', text: '{{ invitation_url }}', html: '{{ invitation_url }}' })).text);
-    expect(reminder.subject).toBe('Noch 24 Stunden');
+    // Sent 24 hours before the end, as the real reminder says it.
+    expect(reminder.subject).toBe('Noch 1 Tag');
 
     expect((await post(`${base}/invitation/de/test`, german)).status).toBe(303);
     await stack.mail.waitFor('ada@example.com', 2);
@@ -128,10 +129,10 @@ describe('mail templates', () => {
     }
     // Every part at its bound at once, in the widest characters a form can carry.
     const widest = { subject: '😀'.repeat(300), text: `{{ confirm_url }}${'😀'.repeat(50_000 - 17)}`, html: sized(100_000, '😀') };
-    const saved = await post(`${base}/confirmation/all`, widest);
+    const saved = await post(`${base}/confirmation/fr`, widest);
     expect(saved.status).toBe(303);
-    expect((await stack.db.query('SELECT length(html) AS html FROM mail_templates WHERE product_id = $1', [product.id]))[0]).toEqual({ html: 100_000 });
-    await post(`${base}/confirmation/all/reset`, {});
+    expect(await stack.db.query(`SELECT length(html) AS html FROM mail_templates WHERE product_id = $1 AND locale = 'fr'`, [product.id])).toEqual([{ html: 100_000 }]);
+    await post(`${base}/confirmation/fr/reset`, {});
   });
 
   it('back to the default asks first, then the next mails are the default again', async () => {
