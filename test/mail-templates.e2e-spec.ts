@@ -52,7 +52,7 @@ describe('mail templates', () => {
     expect(await stored()).toEqual([]);
   });
 
-  it('the preview renders on sample values, or says where the template is wrong', async () => {
+  it('the preview renders as a real mail would, or says where the template is wrong', async () => {
     const preview = await post(`${base}/confirmation/all/preview`, TEMPLATE);
     expect(preview.status).toBe(200);
     const mail = JSON.parse(preview.text);
