@@ -37,8 +37,9 @@ describe('mail templates in a real browser', () => {
     await page.getByRole('row', { name: /Confirmation mail/ }).getByRole('link').first().click();
     expect(await page.locator('#preview-subject').textContent()).toBe('Confirm your address for the Acme waitlist');
 
+    // kept_for as the real mail says PENDING_ENTRY_TTL.
     await page.getByLabel('Subject').fill('Welcome to {{ product_name }}, for {{ kept_for }}');
-    await page.locator('#preview-subject').getByText('Welcome to Acme, for 3 days').waitFor();
+    await page.locator('#preview-subject').getByText('Welcome to Acme, for 14 days').waitFor();
     await page.getByLabel('HTML').fill('<p>Hi <em>there</em></p>\n{{ confirm_url }}');
     await page.frameLocator('#preview-html').locator('em').getByText('there').waitFor();
 

@@ -52,13 +52,13 @@ describe('mail templates', () => {
     expect(await stored()).toEqual([]);
   });
 
-  it('the preview renders on sample values, or says where the template is wrong', async () => {
+  it('the preview renders as a real mail would, or says where the template is wrong', async () => {
     const preview = await post(`${base}/confirmation/all/preview`, TEMPLATE);
     expect(preview.status).toBe(200);
     const mail = JSON.parse(preview.text);
     expect(mail.subject).toBe('Hello from Acme <Labs>');
     expect(mail.html).toContain('<p>Custom <b>HTML</b> for Acme &lt;Labs&gt;.</p>');
-    expect(mail.text).toMatch(/Confirm here: https:\/\/waitlist.example\/confirm\/sample-confirmation-token\n\nUnsubscribe: /);
+    expect(mail.text).toMatch(/Confirm here: http:\/\/localhost:3000\/confirm\/sample-confirmation-token\n\nUnsubscribe: http:\/\/localhost:3000\/unsubscribe\/sample-unsubscribe-token\n/);
     const wrong = await post(`${base}/confirmation/all/preview`, { ...TEMPLATE, subject: 'Hi {{ invitation_url }}' });
     expect([wrong.status, JSON.parse(wrong.text).error]).toEqual([
       400,
@@ -82,15 +82,57 @@ describe('mail templates', () => {
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   });
 
-  it('a test send goes to the signed-in member’s own address', async () => {
+  it('a test send goes to the signed-in member’s own address, in the language of its mails', async () => {
     const sent = await post(`${base}/confirmation/de/test`, { ...TEMPLATE, subject: 'Test {{ kept_for }}' });
     expect(sent.status).toBe(303);
     const mail = await stack.mail.waitFor('ada@example.com');
-    expect(mail.subject).toBe('[Test] Test 3 days');
-    expect(mail.text).toContain('Confirm here: https://waitlist.example/confirm/sample-confirmation-token');
+    // PENDING_ENTRY_TTL, as the German confirmation mail says it.
+    expect(mail.subject).toBe('[Test] Test 14 Tagen');
+    expect(mail.text).toMatch(/Confirm here: http\S+\/confirm\/\S+\n\nAbmelden: http\S+\/unsubscribe\/\S+\nIhre Daten ansehen oder löschen: http\S+\/w\/pk_live_\S+\/my-data\n$/);
     expect((await page(`${base}/confirmation/de`)).text).toContain('A test mail went to ada@example.com.');
     // A test send keeps nothing.
     expect(await stored()).toEqual([{ kind: 'confirmation', locale: null, subject: TEMPLATE.subject }]);
+  });
+
+  it('the preview and the test send carry what a real mail of the kind, language and product would: a German invitation under a 7-day claim window', async () => {
+    await stack.api.get(ProductsService).update(product.id, { claimWindowDays: 7, claimReminderHours: 24, inviteUrl: 'https://acme.example/welcome' });
+    const german = {
+      subject: 'Einladung zu {{ product_name }}',
+      text: 'Der Link gilt {{ valid_for }}, bis {{ expires_at }}: {{ invitation_url }}',
+      html: '<p>Der Link gilt {{ valid_for }}, bis {{ expires_at }}: <a href="{{ invitation_url }}">hier</a></p>',
+    };
+    const previewed = JSON.parse((await post(`${base}/invitation/de/preview`, german)).text);
+    expect(previewed.text).toMatch(/^Der Link gilt 7 Tage, bis \d{1,2}\. [A-Za-zä]+ \d{4} um \d\d:\d\d UTC: https:\/\/acme\.example\/welcome\?invite=\S+\n\nAbmelden: /);
+    expect(previewed.html).toContain('>Abmelden</a>');
+    const reminder = JSON.parse((await post(`${base}/reminder/de/preview`, { subject: 'Noch {{ time_left }}', text: '{{ invitation_url }}', html: '{{ invitation_url }}' })).text);
+    // Sent 24 hours before the end, as the real reminder says it.
+    expect(reminder.subject).toBe('Noch 1 Tag');
+
+    expect((await post(`${base}/invitation/de/test`, german)).status).toBe(303);
+    await stack.mail.waitFor('ada@example.com', 2);
+    const mail = stack.mail.to('ada@example.com')[1];
+    expect(mail.subject).toBe('[Test] Einladung zu Acme <Labs>');
+    expect(mail.text).toMatch(/^Der Link gilt 7 Tage, bis \d{1,2}\. [A-Za-zä]+ \d{4} um \d\d:\d\d UTC: https:\/\/acme\.example\/welcome\?invite=\S+\n\nAbmelden: /);
+    await stack.api.get(ProductsService).update(product.id, { claimWindowDays: null, claimReminderHours: null, inviteUrl: null });
+  });
+
+  it('an HTML part of the documented size is read and checked, in any script; one character more is refused as too long', async () => {
+    const sized = (length: number, filler: string) => {
+      const html = `<p>{{ confirm_url }}</p>`;
+      return html + filler.repeat(length - [...html].length);
+    };
+    for (const filler of ['a', 'é', '€', '😀']) {
+      const atBound = await post(`${base}/confirmation/all/preview`, { ...TEMPLATE, html: sized(100_000, filler) });
+      expect([filler, atBound.status]).toEqual([filler, 200]);
+      const past = await post(`${base}/confirmation/all/preview`, { ...TEMPLATE, html: sized(100_001, filler) });
+      expect([filler, past.status, JSON.parse(past.text).error]).toEqual([filler, 400, expect.objectContaining({ param: 'html', message: 'In the HTML: it is longer than 100,000 characters.' })]);
+    }
+    // Every part at its bound at once, in the widest characters a form can carry.
+    const widest = { subject: '😀'.repeat(300), text: `{{ confirm_url }}${'😀'.repeat(50_000 - 17)}`, html: sized(100_000, '😀') };
+    const saved = await post(`${base}/confirmation/fr`, widest);
+    expect(saved.status).toBe(303);
+    expect(await stack.db.query(`SELECT length(html) AS html FROM mail_templates WHERE product_id = $1 AND locale = 'fr'`, [product.id])).toEqual([{ html: 100_000 }]);
+    await post(`${base}/confirmation/fr/reset`, {});
   });
 
   it('back to the default asks first, then the next mails are the default again', async () => {

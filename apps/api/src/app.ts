@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { ApiModule } from './api.module';
 import { ApiError } from './common/api-error';
+import { registerBodyLimits } from './common/body-limit';
 import { JobQueues } from './common/job-queues';
 import { wantsPage } from './common/error.filter';
 import { renderMessagePage } from './common/html';
@@ -59,6 +60,7 @@ export async function createApiApp(config: AppConfig, logger: Logger = createLog
     },
   });
   app.enableShutdownHooks();
+  registerBodyLimits(app.getHttpAdapter().getInstance());
   const securityHeadersOf = await securityHeaders(config.PUBLIC_BASE_URL.startsWith('https:'), [TEMPLATE_EDITOR]);
   await app.register(fastifyCookie);
   // Nest registers its body parsers while it initialises; ours replaces its JSON parser afterwards.

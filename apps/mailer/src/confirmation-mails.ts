@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
+import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailEntry, MailProduct, MailSender } from './mail-sender';
@@ -123,10 +123,10 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
    */
   private async sendConfirmation({ entryId, requestId }: Claimed): Promise<void> {
     const confirm = newToken();
-    const confirmUrl = `${this.config.PUBLIC_BASE_URL}/confirm/${confirm}`;
+    const confirmUrl = confirmationLink(this.config.PUBLIC_BASE_URL, confirm);
     const content = (product: MailProduct, links: MailLinks, entry: MailEntry) => {
       const t = translator(entry.locale);
-      const values = { product_name: product.name, confirm_url: confirmUrl, kept_for: t.duration(this.config.PENDING_ENTRY_TTL, 'in'), unsubscribe_url: links.unsubscribe };
+      const values = confirmationValues(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL);
       return this.templates.mail(product.id, 'confirmation', t, values, links, () => confirmationMail(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL));
     };
     await this.sender.sendToPending(entryId, content, {

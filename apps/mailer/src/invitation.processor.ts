@@ -12,6 +12,7 @@ import {
   hashToken,
   INVITATION_TIMING,
   invitationLink,
+  invitationValues,
   InviteCode,
   jobRunner,
   JobOf,
@@ -88,7 +89,7 @@ export class InvitationProcessor extends QueueProcessor {
       const t = translator(entry.locale);
       const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
       const validMs = expiresAt.getTime() - now.getTime();
-      const values = { product_name: product.name, invitation_url: link, valid_for: t.duration(validMs, 'for'), expires_at: t.dateTime(expiresAt), unsubscribe_url: links.unsubscribe };
+      const values = invitationValues(t, product.name, link, links, now, expiresAt);
       return this.templates.mail(product.id, 'invitation', t, values, links, () => invitationMail(t, product.name, link, links, validMs));
     };
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Locale, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Locale, mailLinks, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
@@ -152,16 +152,15 @@ export class MailSender {
     { unsubscribe, publishableKey }: { unsubscribe: string; publishableKey: string | null },
     { startBy, boundMs, requestId, accepted }: HandoverBounds & { requestId?: string; accepted?: () => unknown },
   ): Promise<void> {
-    const unsubscribeUrl = `${this.config.PUBLIC_BASE_URL}/unsubscribe/${unsubscribe}`;
-    const myData = publishableKey ? `${this.config.PUBLIC_BASE_URL}/w/${encodeURIComponent(publishableKey)}/my-data` : null;
+    const links = mailLinks(this.config.PUBLIC_BASE_URL, unsubscribe, publishableKey);
     try {
-      const mail = await content({ unsubscribe: unsubscribeUrl, myData });
+      const mail = await content(links);
       await this.transport.send(
         {
           from: this.sender(product),
           to: entry.email,
           ...mail,
-          headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          headers: { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
         },
         { startBy, boundMs },
         accepted,

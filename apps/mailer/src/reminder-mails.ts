@@ -10,6 +10,8 @@ import {
   Product,
   QueueName,
   REMINDER_CODES,
+  reminderTimeLeft,
+  reminderValues,
   Rounds,
   SecretBox,
   translator,
@@ -25,7 +27,6 @@ const BATCH = 50;
 const IDLE_MS = 250;
 /** A handover starts within this and is given up this long after it started. */
 const SEND_BOUND_MS = 30_000;
-const HOUR_MS = 3_600_000;
 
 interface Taken {
   entryId: string;
@@ -107,10 +108,11 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     if (!entry) return;
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, this.codes.open(reminder.sealed));
-    const leftMs = Math.max(1, Math.round((reminder.expiresAt.getTime() - this.clock.now().getTime()) / HOUR_MS)) * HOUR_MS;
+    const now = this.clock.now();
+    const leftMs = reminderTimeLeft(now, reminder.expiresAt);
     const t = translator(entry.locale);
     const content = (_: EntryRecord, links: MailLinks) => {
-      const values = { product_name: product.name, invitation_url: link, time_left: t.duration(leftMs, 'in'), expires_at: t.dateTime(reminder.expiresAt), unsubscribe_url: links.unsubscribe };
+      const values = reminderValues(t, product.name, link, links, now, reminder.expiresAt);
       return this.templates.mail(product.id, 'reminder', t, values, links, () => invitationReminderMail(t, product.name, link, links, leftMs));
     };
     const { sent, untried } = await this.sender.sendEach([entry], product, content, {

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { isLocale, isMailKind, MailKind, STARTERS, TemplateSource } from '@app/shared';
+import { isLocale, isMailKind, MailKind, STARTERS, TEMPLATE_MAX_LENGTH, TemplateSource } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
+import { BodyLimit } from '../common/body-limit';
 import { MailTemplatesService, TemplateProblem, TemplateSlot } from '../templates/mail-templates.service';
 import { TestMails } from '../templates/test-mails';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
@@ -16,7 +17,16 @@ function slotIn(at: ProductPage, kind: string, locale: string): TemplateSlot & {
   return { productId: at.product.id, kind, locale: locale === 'all' ? null : locale, slot: locale };
 }
 
-const sourceIn = (body: Record<string, unknown> | undefined): TemplateSource => ({ subject: text(body?.subject), text: text(body?.text), html: text(body?.html) });
+/** A form's field as the textarea held it: a browser sends each of its line breaks as CRLF, which would count twice against the bound. */
+const field = (value: unknown): string => text(value).replace(/\r\n/g, '\n');
+const sourceIn = (body: Record<string, unknown> | undefined): TemplateSource => ({ subject: field(body?.subject), text: field(body?.text), html: field(body?.html) });
+
+/**
+ * The editor's form, read whole whenever its parts are within their bounds, even one character past
+ * each (refused then by the bound, not as unreadable): URL-encoded, a character takes at most 12 bytes
+ * (4 in UTF-8, each %XX), and the rest of the form (the token, the names) fits in 4 KiB.
+ */
+const TEMPLATE_FORM_BYTES = 12 * Object.values(TEMPLATE_MAX_LENGTH).reduce((sum, length) => sum + length + 1, 0) + 4096;
 
 /** A product's mail templates: by kind and language, edited with a live preview, test-sent to oneself, reset to the default. */
 @Controller('dashboard/:productId/:mode/templates')
@@ -40,10 +50,11 @@ export class DashboardTemplatesController {
     const saved = await this.templates.find(slot);
     const source = saved ? { subject: saved.subject, text: saved.text, html: saved.html } : STARTERS[slot.kind];
     const notice = await this.replies.notice(at.identity, this.path(at, slot.kind, slot.slot));
-    await this.replies.page(reply, 200, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved: saved !== null, notice, ...this.tryPreview(at, slot, source) }));
+    await this.replies.page(reply, 200, templateEditor(at, { kind: slot.kind, slot: slot.slot, source, saved: saved !== null, notice, ...(await this.tryPreview(at, slot, source)) }));
   }
 
   @Post(':kind/:locale')
+  @BodyLimit(TEMPLATE_FORM_BYTES)
   async save(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     const source = sourceIn(body);
@@ -55,12 +66,13 @@ export class DashboardTemplatesController {
     await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { saved: true });
   }
 
-  /** The mail the fields make of sample values, or why they are refused (400, with line and column), as JSON for the editor's script. */
+  /** The mail the fields make, as a real one of the kind would read, or why they are refused (400, with line and column), as JSON for the editor's script. */
   @Post(':kind/:locale/preview')
+  @BodyLimit(TEMPLATE_FORM_BYTES)
   async preview(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     try {
-      await reply.status(200).header('Cache-Control', 'no-store').send(this.templates.preview(slot.kind, sourceIn(body), at.product.name, slot.locale ?? at.product.defaultLocale));
+      await reply.status(200).header('Cache-Control', 'no-store').send(await this.previewOf(at, slot, sourceIn(body)));
     } catch (error) {
       if (!(error instanceof TemplateProblem)) throw error;
       const { part, line, column } = error.refused;
@@ -68,14 +80,15 @@ export class DashboardTemplatesController {
     }
   }
 
-  /** The fields as typed, rendered on sample values, to the signed-in member's own address. */
+  /** The fields as typed, rendered as a real mail of the kind would be, to the signed-in member's own address. */
   @Post(':kind/:locale/test')
+  @BodyLimit(TEMPLATE_FORM_BYTES)
   async test(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     const source = sourceIn(body);
     let mail: TemplateSource;
     try {
-      mail = this.templates.preview(slot.kind, source, at.product.name, slot.locale ?? at.product.defaultLocale);
+      mail = await this.previewOf(at, slot, source);
     } catch (error) {
       return this.refused(reply, at, slot, source, error);
     }
@@ -105,9 +118,14 @@ export class DashboardTemplatesController {
     return `${at.base}/templates/${kind}/${slot}`;
   }
 
-  private tryPreview(at: ProductPage, slot: TemplateSlot, source: TemplateSource): { preview?: TemplateSource; error?: string } {
+  /** The mail as the slot's language would have it: a template for every language in the product's default language. */
+  private previewOf(at: ProductPage, slot: TemplateSlot, source: TemplateSource): Promise<TemplateSource> {
+    return this.templates.preview(slot.kind, source, at.product, at.mode, slot.locale ?? at.product.defaultLocale);
+  }
+
+  private async tryPreview(at: ProductPage, slot: TemplateSlot, source: TemplateSource): Promise<{ preview?: TemplateSource; error?: string }> {
     try {
-      return { preview: this.templates.preview(slot.kind, source, at.product.name, slot.locale ?? at.product.defaultLocale) };
+      return { preview: await this.previewOf(at, slot, source) };
     } catch (error) {
       if (error instanceof TemplateProblem) return { error: error.message };
       throw error;

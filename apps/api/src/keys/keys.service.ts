@@ -61,6 +61,12 @@ export class KeysService {
     return this.db.getRepository(ApiKey).find({ where: { productId, mode }, order: { createdAt: 'DESC', kind: 'DESC' } });
   }
 
+  /** The newest publishable key in use of a product and mode, which names its my-data page in mails; null without one. */
+  async publishableInUse(productId: string, mode: Mode): Promise<string | null> {
+    const key = await this.db.getRepository(ApiKey).findOne({ where: { productId, mode, kind: 'publishable', revokedAt: IsNull() }, order: { createdAt: 'DESC' } });
+    return key?.hint ?? null;
+  }
+
   /** A key of this product and mode that is in use, with the other key of its pair (made in the same instant), if any. */
   async inUse(scope: ProductScope, keyId: string): Promise<{ key: ApiKey; pairedWith: ApiKey | null } | null> {
     const keys = this.db.getRepository(ApiKey);

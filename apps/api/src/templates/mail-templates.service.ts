@@ -1,22 +1,35 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  APP_CONFIG,
+  AppConfig,
   Clock,
+  codeTimes,
   compileTemplate,
+  confirmationLink,
+  confirmationValues,
+  invitationLink,
+  invitationValues,
   Locale,
   MailKind,
+  MailLinks,
+  mailLinks,
   MailTemplate,
+  Mode,
   newId,
+  Product,
+  reminderValues,
   renderTemplate,
-  sampleValues,
   TemplateRefused,
   TemplateSource,
   TemplateValues,
+  Translator,
   translator,
   withFoot,
 } from '@app/shared';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import { KeysService } from '../keys/keys.service';
 
 /** A template's place: its product, its kind and its language (null: every language without its own). */
 export interface TemplateSlot {
@@ -32,18 +45,24 @@ export class TemplateProblem extends ApiError {
   }
 }
 
+/** The tokens of a preview's links: the real links' shape under PUBLIC_BASE_URL, with nothing that works. */
+const SAMPLE_TOKEN = { confirm: 'sample-confirmation-token', invite: 'sample-invitation-code', unsubscribe: 'sample-unsubscribe-token' };
+/** When a product sends no reminder, its preview's reminder comes this long before the link's end. */
+const PREVIEW_REMINDER_HOURS = 24;
+const HOUR_MS = 3_600_000;
+
 /**
  * A product's mail templates, as the dashboard edits them: each checked before it is kept (the same
- * engine and checks as the mailer's), previewed and test-sent on sample values.
+ * engine and checks as the mailer's), previewed and test-sent with the values a real mail of the kind,
+ * language and product would carry (links made of sample tokens).
  */
-/** The my-data link of a preview's foot (every mail links the product's my-data page). */
-const SAMPLE_MY_DATA = 'https://waitlist.example/w/pk_live_sample/my-data';
-
 @Injectable()
 export class MailTemplatesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly keys: KeysService,
   ) {}
 
   list(productId: string): Promise<MailTemplate[]> {
@@ -70,18 +89,37 @@ export class MailTemplatesService {
     return (affected ?? 0) > 0;
   }
 
-  /** The mail a template makes of sample values, with the foot every mail gets in `locale`. */
-  preview(kind: MailKind, source: TemplateSource, productName: string, locale: Locale): TemplateSource {
-    const values: TemplateValues = { ...sampleValues(kind), product_name: productName };
-    return withFoot(renderTemplate(this.check(kind, source), values), translator(locale), { unsubscribe: values.unsubscribe_url, myData: SAMPLE_MY_DATA });
+  /** The mail a template makes in `locale` as the product's mail of the kind would read now, with the foot every mail gets. */
+  async preview(kind: MailKind, source: TemplateSource, product: Product, mode: Mode, locale: Locale): Promise<TemplateSource> {
+    const t = translator(locale);
+    const links = mailLinks(this.config.PUBLIC_BASE_URL, SAMPLE_TOKEN.unsubscribe, await this.keys.publishableInUse(product.id, mode));
+    const values = this.valuesNow(kind, t, product, links);
+    const template = this.check(kind, source);
+    return refusing(() => withFoot(renderTemplate(template, values), t, links));
   }
 
   private check(kind: MailKind, source: TemplateSource) {
-    try {
-      return compileTemplate(kind, source);
-    } catch (error) {
-      if (error instanceof TemplateRefused) throw new TemplateProblem(error);
-      throw error;
-    }
+    return refusing(() => compileTemplate(kind, source));
+  }
+
+  /** A real mail's values (the mailer's functions) as if it were sent now; a reminder as when it is due. */
+  private valuesNow(kind: MailKind, t: Translator, product: Product, links: MailLinks): TemplateValues {
+    const base = this.config.PUBLIC_BASE_URL;
+    if (kind === 'confirmation') return confirmationValues(t, product.name, confirmationLink(base, SAMPLE_TOKEN.confirm), links, this.config.PENDING_ENTRY_TTL);
+    const now = this.clock.now();
+    const { expiresAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
+    const link = invitationLink(product.inviteUrl, base, SAMPLE_TOKEN.invite);
+    if (kind === 'invitation') return invitationValues(t, product.name, link, links, now, expiresAt);
+    return reminderValues(t, product.name, link, links, remindAt ?? new Date(expiresAt.getTime() - PREVIEW_REMINDER_HOURS * HOUR_MS), expiresAt);
+  }
+}
+
+/** What `work` makes, or its refusal as the dashboard shows it (TemplateProblem). */
+function refusing<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof TemplateRefused) throw new TemplateProblem(error);
+    throw error;
   }
 }

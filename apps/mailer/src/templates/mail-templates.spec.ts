@@ -32,4 +32,13 @@ describe(MailTemplates.name, () => {
     expect([reads.rows, mail.subject]).toEqual([2, 'Changed for Acme']);
     expect(mail.text).toMatch(/https:\/\/w\.example\/confirm\/t[\s\S]*\n\nUnsubscribe: https:\/\/w\.example\/unsubscribe\/u\n$/);
   });
+
+  it('send the default mail for a template saved before a rule it breaks, compiled once', async () => {
+    const row = Object.assign(new MailTemplate(), { id: 'tpl_2', productId: 'prod_1', kind: 'confirmation', locale: null, ...STARTERS.confirmation, updatedAt: new Date(1_000) });
+    row.html += '<style>a { display: none }</style>';
+    const { db, reads } = databaseWith(row);
+    const templates = new MailTemplates(db);
+    for (let i = 0; i < 2; i++) expect(await templates.mail('prod_1', 'confirmation', translator('en'), VALUES, LINKS, fallback)).toEqual(fallback());
+    expect(reads.rows).toBe(1);
+  });
 });

@@ -68,6 +68,24 @@ describe('mail templates', () => {
     expect(refusal({ html: '{{ confirm_url | raw }}' })).toMatch(/^Line 1, column 1 of the HTML: undefined filter: raw/);
   });
 
+  it('refuse HTML that reaches past its own part of the mail, with where it is when it is written so', () => {
+    expect(refusal({ html: '{{ confirm_url }}\n  <style>a { display: none }</style>' })).toMatch(/^Line 2, column 3 of the HTML: a <style> element styles the whole mail/);
+    expect(refusal({ html: '{{ confirm_url }}<svg><style>a{}</style></svg>' })).toMatch(/^Line 1, column 23 of the HTML: a <style> element/);
+    expect(refusal({ html: '{{ confirm_url }}<link rel="stylesheet" href="https://x.example/a.css">' })).toMatch(/^Line 1, column 18 of the HTML: a <link> element/);
+    expect(refusal({ html: '{{ confirm_url }}<plaintext>' })).toMatch(/^Line 1, column 18 of the HTML: a <plaintext> element/);
+    expect(refusal({ html: '<meta http-equiv="Refresh" content="0">{{ confirm_url }}' })).toMatch(/^Line 1, column 1 of the HTML: a <meta http-equiv="refresh">/);
+    // Made by the template's tags: found in the rendered HTML, where no line of the template is known.
+    expect(refusal({ html: '{{ confirm_url }}<sty{% if true %}le{% endif %}>a{}</style>' })).toMatch(/^In the HTML: a <style> element/);
+    // A style sheet that only a parser with scripts on reads as one.
+    expect(refusal({ html: '{{ confirm_url }}<noscript><!--</noscript><style>a{}</style>--></noscript>' })).toMatch(/^In the HTML: a <style> element/);
+  });
+
+  it('accept what a mail needs, whatever it leaves open: the foot follows it, closed', () => {
+    for (const html of ['<!-- ', '<textarea>', '<title>', '<table><tr><td>', '<a href="https://x.example/">', '<div style="display:none">', '<p title="', '<svg><text>', '<meta http-equiv="Content-Type" content="text/html; charset=utf-8">']) {
+      expect([html, refusal({ html: `<p>{{ confirm_url }}</p>${html}` })]).toEqual([html, 'accepted']);
+    }
+  });
+
   it('stop a loop that would take the mailer’s memory', () => {
     expect(refusal({ text: '{{ confirm_url }}{% for i in (1..100000000) %}x{% endfor %}' })).toMatch(/^Line 1, column 18 of the text: memory alloc limit exceeded/);
   });
@@ -93,11 +111,13 @@ describe('the editor’s starting templates', () => {
 });
 
 describe(withFoot.name, () => {
-  it('puts the unsubscribe and my-data links after the text and before the end of a whole HTML document, in the language', () => {
+  it('puts the unsubscribe and my-data links after the text, and in the HTML after the template’s content, outside it, in the language', () => {
     const links = { unsubscribe: 'https://w.example/unsubscribe/t"', myData: 'https://w.example/w/pk/my-data' };
-    const mail = withFoot({ subject: 's', text: 'Hi\n\n', html: '<html><body><p>Hi</p></BODY></html>' }, translator('en'), links);
+    const mail = withFoot({ subject: 's', text: 'Hi\n\n', html: '<!doctype html><html lang="de"><body style="display:none"><p>Hi</BODY></html>' }, translator('en'), links);
     expect(mail.text).toBe('Hi\n\nUnsubscribe: https://w.example/unsubscribe/t"\nSee or delete your data: https://w.example/w/pk/my-data\n');
-    expect(mail.html).toMatch(/^<html><body><p>Hi<\/p><p [^>]+><a href="https:\/\/w.example\/unsubscribe\/t&quot;"[^>]*>Unsubscribe<\/a> · <a href="https:\/\/w.example\/w\/pk\/my-data"[^>]*>See or delete your data<\/a><\/p>\n<\/BODY><\/html>$/);
+    expect(mail.html).toMatch(
+      /^<!DOCTYPE html><html><head><\/head><body><div style="display:flow-root"><p>Hi<\/p><\/div><div style="[^"]+"><p [^>]+><a href="https:\/\/w.example\/unsubscribe\/t&quot;"[^>]*>Unsubscribe<\/a> · <a href="https:\/\/w.example\/w\/pk\/my-data"[^>]*>See or delete your data<\/a><\/p><\/div><\/body><\/html>$/,
+    );
     expect(withFoot({ subject: 's', text: 'Hallo', html: '<p>Hallo</p>' }, translator('de'), { ...links, myData: null }).text).toBe('Hallo\n\nAbmelden: https://w.example/unsubscribe/t"\n');
   });
 });

@@ -1,4 +1,5 @@
 import { Liquid, LiquidError, Template } from 'liquidjs';
+import { htmlHazard, mailDocument, UnsafeHtml } from './mail-html';
 import { MailKind, REQUIRED_LINK, sampleValues, TEMPLATE_VARIABLES, TemplateValues } from './variables';
 
 /** The three parts of a mail as the team writes them. */
@@ -16,7 +17,8 @@ export interface CompiledTemplate {
 }
 
 const PART_WORDS: Record<TemplatePart, string> = { subject: 'the subject', text: 'the text', html: 'the HTML' };
-const MAX_LENGTH: Record<TemplatePart, number> = { subject: 300, text: 50_000, html: 100_000 };
+/** A part's most characters (code points: an emoji is one, as a person counts it). */
+export const TEMPLATE_MAX_LENGTH: Record<TemplatePart, number> = { subject: 300, text: 50_000, html: 100_000 };
 
 /** Why a template was refused, with where in which part. */
 export class TemplateRefused extends Error {
@@ -109,7 +111,8 @@ export function compileTemplate(kind: MailKind, source: TemplateSource): Compile
   const samples = sampleValues(kind);
   const link = REQUIRED_LINK[kind];
   for (const part of ['subject', 'text', 'html'] as const) {
-    if (source[part].length > MAX_LENGTH[part]) throw new TemplateRefused(part, undefined, undefined, `it is longer than ${MAX_LENGTH[part].toLocaleString('en')} characters.`);
+    const limit = TEMPLATE_MAX_LENGTH[part];
+    if (source[part].length > limit && [...source[part]].length > limit) throw new TemplateRefused(part, undefined, undefined, `it is longer than ${limit.toLocaleString('en')} characters.`);
     if (part === 'subject' && !source.subject.trim()) throw new TemplateRefused(part, undefined, undefined, 'a mail needs a subject.');
     try {
       parts[part] = ENGINES[part].parse(source[part]);
@@ -122,8 +125,27 @@ export function compileTemplate(kind: MailKind, source: TemplateSource): Compile
       const [line, column] = endOf(source[part]);
       throw new TemplateRefused(part, line, column, `${PART_WORDS[part]} never shows {{ ${link} }}, the link this mail is for.`);
     }
+    if (part === 'html') checkFootFollows(source.html, shown);
   }
   return { kind, parts };
+}
+
+/** Stands in for the foot when a template is checked: mailDocument checks how the HTML holds any foot. */
+const SAMPLE_FOOT = '<p><a href="https://waitlist.example/unsubscribe/sample-unsubscribe-token">Unsubscribe</a></p>';
+
+/**
+ * Refuses HTML that could hide the service's foot: what it holds as written (with its line and
+ * column), then what it makes when rendered, as the mailer builds the mail of it (withFoot).
+ */
+function checkFootFollows(source: string, rendered: string): void {
+  const written = htmlHazard(source);
+  if (written) throw new TemplateRefused('html', written.line, written.column, written.message);
+  try {
+    mailDocument(rendered, SAMPLE_FOOT);
+  } catch (error) {
+    if (error instanceof UnsafeHtml) throw new TemplateRefused('html', undefined, undefined, error.message);
+    throw error;
+  }
 }
 
 function renderPart(part: TemplatePart, template: Template[], values: TemplateValues): string {

@@ -9,7 +9,7 @@ export function isMailKind(value: unknown): value is MailKind {
 export interface TemplateVariable {
   /** What it holds, as the dashboard and docs/templates.md say it. */
   about: string;
-  /** Its value in the preview, the test mail and the check at save. */
+  /** Its value in the check at save (a preview and a test mail carry a real mail's values, templates/values.ts). */
   sample: string;
 }
 

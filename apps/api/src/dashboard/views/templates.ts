@@ -74,7 +74,7 @@ ${field('text', 'Text', 10)}
 ${field('html', 'HTML', 14)}
 <p><button type="submit">Save</button> <button type="submit" class="secondary" formaction="${base}/test">Send a test to ${at.identity.user.email}</button>
 ${state.saved ? askFirst(`${base}/reset`, 'Back to the default') : ''}</p></form>
-<h2>Preview on sample values</h2>
+<h2>Preview: the mail as it would go out now</h2>
 <p role="alert" id="preview-error" style="color:#cf222e"></p>
 <div class="card"><p><strong>Subject:</strong> <span id="preview-subject">${state.preview?.subject ?? ''}</span></p>
 <pre id="preview-text" style="white-space:pre-wrap">${state.preview?.text ?? ''}</pre>
