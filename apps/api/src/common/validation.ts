@@ -33,12 +33,16 @@ export function unstorableField(schema: z.ZodType, output: unknown): string | un
   return unstorableTextAt(checked)?.join('.');
 }
 
-/** Parses a value with a schema; the first problem becomes 400 invalid_request naming the field. */
+/**
+ * Parses a value with a schema; the first problem becomes 400 invalid_request naming the field. A body
+ * (what may be stored) that holds text PostgreSQL cannot store is refused too; a query only selects,
+ * and its fields keep their own answers (a cursor of NULs is invalid_cursor).
+ */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   if (value === UNREADABLE_BODY) throw new ApiError('invalid_request', 'The request body could not be read as JSON.');
   const result = schema.safeParse(value);
   if (result.success) {
-    const param = unstorableField(schema, result.data);
+    const param = where === 'query' ? undefined : unstorableField(schema, result.data);
     if (param === undefined) return result.data;
     throw new ApiError('invalid_request', param ? `${where} field ${param}: ${UNSTORABLE_TEXT}.` : `The ${where} ${UNSTORABLE_TEXT}.`, { param: param || undefined });
   }
