@@ -61,6 +61,22 @@ describe('unstorable text', () => {
     expect(await stack.db.getRepository(EntryRecord).countBy({ email: 'lone-answer@example.com' })).toBe(0);
   });
 
+  it('an import with a NUL in each kind of cell answers without a 5xx and keeps no NUL', async () => {
+    const header = 'email,created_at,referral_code,referred_by,referral_count,status,id';
+    const mapping = { email: 'email', created_at: 'createdAt', referral_code: 'referralCode', referred_by: 'referredBy', referral_count: 'referralCount', status: 'state', id: 'id' };
+    const cells = ['a\u0000@example.com', '2026-01-01\u0000', 'code\u0000x', 'ref\u0000x', '1\u0000', 'confirmed\u0000', 'id\u0000x'];
+    const rows = cells.map((_, at) => ['row@example.com', '2026-01-01', 'codex1234', '', '0', 'confirmed', `id${at}`].map((cell, i) => (i === at ? cells[i] : cell.replace('row', `row${at}`))).join(','));
+    for (const dryRun of [true, false]) {
+      const response = await stack.request({
+        method: 'POST',
+        url: `/api/v1/entries/import?dryRun=${dryRun}&mapping=${encodeURIComponent(JSON.stringify(mapping))}`,
+        headers: { ...bearer(product.keys.test.secret), 'content-type': 'text/csv' },
+        payload: [header, ...rows].join('\n'),
+      });
+      expect([dryRun, response.status, response.text]).toEqual([dryRun, 200, expect.anything()]);
+    }
+  });
+
   it('a NUL in a mail template is refused on the editor, naming the part, and nothing is saved', async () => {
     const template = { subject: 'Hello', text: 'Confirm: {{ confirm_url }}\u0000', html: '<p><a href="{{ confirm_url }}">Confirm</a></p>' };
     const response = await dashboardPost(`/dashboard/${product.id}/live/templates/confirmation/all`, template);
