@@ -43,3 +43,4 @@ export * from './templates';
 export * from './domain/questions';
 export * from './domain/attribution';
 export * from './domain/my-data-links';
+export * from './domain/text';

@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { UNSTORABLE_TEXT, unstorableTextAt } from '@app/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodOpenApiOverrideMetaContext } from 'zod-openapi';
@@ -7,11 +8,44 @@ import { ApiError } from './api-error';
 /** What the JSON parser leaves as the body when it could not read one (see app.ts). */
 export const UNREADABLE_BODY = Symbol('unreadable body');
 
-/** Parses a value with a schema; the first problem becomes 400 invalid_request naming the field. */
+/**
+ * Marks a field of an object schema whose value the schema takes as it comes (z.unknown) for code of their own
+ * to read, which applies the text rule itself: the sign-up's answers (refused naming the question) and
+ * attribution (bad characters dropped). parseInput's check of the output leaves them alone.
+ */
+const OWN_TEXT_RULE = new WeakSet<z.ZodType>();
+
+export function ownTextRule<T extends z.ZodType>(schema: T): T {
+  OWN_TEXT_RULE.add(schema);
+  return schema;
+}
+
+/**
+ * Where the output of a schema holds text PostgreSQL cannot store (libs/shared text.ts), as the path of
+ * its field, joined with dots; undefined when it holds none. Every parsed input passes here, so that no
+ * handler is handed such text, whichever route it serves.
+ */
+export function unstorableField(schema: z.ZodType, output: unknown): string | undefined {
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const checked = typeof output === 'object' && output !== null && !Array.isArray(output)
+    ? Object.fromEntries(Object.entries(output).filter(([key]) => !(Object.hasOwn(shape, key) && OWN_TEXT_RULE.has(shape[key]))))
+    : output;
+  return unstorableTextAt(checked)?.join('.');
+}
+
+/**
+ * Parses a value with a schema; the first problem becomes 400 invalid_request naming the field. A body
+ * (what may be stored) that holds text PostgreSQL cannot store is refused too; a query only selects,
+ * and its fields keep their own answers (a cursor of NULs is invalid_cursor).
+ */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   if (value === UNREADABLE_BODY) throw new ApiError('invalid_request', 'The request body could not be read as JSON.');
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    const param = where === 'query' ? undefined : unstorableField(schema, result.data);
+    if (param === undefined) return result.data;
+    throw new ApiError('invalid_request', param ? `${where} field ${param}: ${UNSTORABLE_TEXT}.` : `The ${where} ${UNSTORABLE_TEXT}.`, { param: param || undefined });
+  }
   const issue = result.error.issues[0];
   const param = issue.path.join('.') || undefined;
   throw new ApiError(

@@ -1,7 +1,7 @@
-import { isSignatureFormat, normalizeEmail, SignatureFormat } from '@app/shared';
+import { isSignatureFormat, normalizeEmail, SignatureFormat, UNSTORABLE_TEXT, unstorableTextAt } from '@app/shared';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
-import { parseInput } from '../common/validation';
+import { parseInput, unstorableField } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.dto';
 import type { DetailFilters, ListQuery } from '../entries/entries.service';
 import { PRODUCT_SETTINGS, ProductSettings } from '../products/products.service';
@@ -21,10 +21,17 @@ export function digits(value: unknown): number {
 /** A form parsed with a schema; the first problem is invalid_request naming its field, in the dashboard's words. */
 export function parseForm<T extends z.ZodType>(schema: T, form: unknown): z.output<T> {
   const result = schema.safeParse(form);
-  if (result.success) return result.data;
+  if (result.success) return storableForm(result.data, unstorableField(schema, result.data));
   const issue = result.error.issues[0];
   const param = issue.path.length ? String(issue.path[0]) : undefined;
   throw new ApiError('invalid_request', (param && fieldWords(param)) || `${issue.message}.`, { param });
+}
+
+/** A form's fields as given, or invalid_request naming the first field whose text PostgreSQL cannot store (libs/shared text.ts). */
+export function storableForm<T>(fields: T, param = unstorableTextAt(fields)?.join('.')): T {
+  if (param === undefined) return fields;
+  const field = param.split('.')[0];
+  throw new ApiError('invalid_request', `The field “${field}” ${UNSTORABLE_TEXT}.`, { param: field });
 }
 
 /**

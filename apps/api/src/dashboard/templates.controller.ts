@@ -6,7 +6,7 @@ import { BodyLimit } from '../common/body-limit';
 import { MailTemplatesService, TemplateProblem, TemplateSlot } from '../templates/mail-templates.service';
 import { TestMails } from '../templates/test-mails';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { text } from './forms';
+import { storableForm, text } from './forms';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { LocaleSlot, resetTemplatePage, templateEditor, templatesPage } from './views/templates';
@@ -59,7 +59,7 @@ export class DashboardTemplatesController {
     const slot = slotIn(at, kind, locale);
     const source = sourceIn(body);
     try {
-      await this.templates.save(slot, source);
+      await this.templates.save(slot, storableForm(source));
     } catch (error) {
       return this.refused(reply, at, slot, source, error);
     }

@@ -1,11 +1,11 @@
-import { LOCALES, QUESTION_TYPES } from '@app/shared';
+import { isStorableText, LOCALES, QUESTION_TYPES } from '@app/shared';
 import { z } from 'zod';
 import { LEADER } from '../leaderboard/leaderboard.dto';
 import { WATCH } from '../signups/signups.dto';
 
 /** POST /public/v1/signups/status: the script-tag form asks whether its sign-up was confirmed. */
 export const SIGNUP_STATUS_QUERY = z.object({
-  key: z.string().max(200).catch('').meta({ description: "The product's publishable key.", example: 'pk_live_…' }),
+  key: z.string().max(200).refine(isStorableText).catch('').meta({ description: "The product's publishable key.", example: 'pk_live_…' }),
   watch: WATCH.meta({ description: 'The watch the sign-up was sent with.' }),
 });
 

@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@app/shared';
+import { isStorableText, normalizeEmail } from '@app/shared';
 import type { Columns } from './formats/columns';
 
 /** How an imported entry starts: waiting in line, or still to confirm its address. */
@@ -66,15 +66,20 @@ export function readRow(line: number, fields: string[], columns: Columns, defaul
   if (state === undefined) return { line, reason: 'invalid_state', message: `The state ${JSON.stringify(word)} is not one we import (${Object.keys(STATE_WORDS).join(', ')}).` };
   if (state === 'unsubscribed') return { line, reason: 'unsubscribed', message: 'The file says this address unsubscribed.' };
   const code = cell('referralCode');
+  // An old id or referrer PostgreSQL cannot store (libs/shared text.ts) names nothing it could match: not given.
+  const name = (field: 'referredBy' | 'id') => {
+    const value = cell(field);
+    return value !== null && isStorableText(value) ? value : null;
+  };
   return {
     line,
     email,
     createdAt,
     referralCode: code !== null && KEPT_CODE.test(code) ? code : null,
-    referredBy: cell('referredBy'),
+    referredBy: name('referredBy'),
     referralCount,
     state,
-    id: cell('id'),
+    id: name('id'),
   };
 }
 

@@ -1,5 +1,6 @@
-import { isLocale, Locale, LOCALES } from '@app/shared';
+import { isLocale, isStorableText, Locale, LOCALES } from '@app/shared';
 import { z } from 'zod';
+import { ownTextRule } from '../common/validation';
 
 /**
  * A language tag whose language the service speaks ("de", "de-AT", "fr-CA"), as that language; the
@@ -17,12 +18,12 @@ export const WATCH = z.string().regex(/^[\w-]{22,64}$/, 'expected 22 to 64 chara
 
 /** The public sign-up, as JSON or as an HTML form's fields. */
 export const SIGNUP = z.object({
-  // A missing or malformed key is an unknown key: 401, like any other.
-  key: z.string().max(200).catch('').meta({ description: "The product's publishable key (pk_live_… or pk_test_…).", example: 'pk_live_…' }),
-  // A missing or non-string address reads as '', so that it is invalid_email like any other bad one.
-  email: z.string().catch('').meta({ description: 'The address to put on the list.', example: 'ada@example.com' }),
-  // Any ref is taken, a string or not; what cannot be a referralCode (over 100 characters, a NUL that
-  // PostgreSQL text cannot hold, not a string) is ignored like an unknown one. Read as unknown, so that the
+  // A missing or malformed key (text PostgreSQL cannot store included) is an unknown key: 401, like any other.
+  key: z.string().max(200).refine(isStorableText).catch('').meta({ description: "The product's publishable key (pk_live_… or pk_test_…).", example: 'pk_live_…' }),
+  // A missing or non-string address, or one PostgreSQL cannot store, reads as '': invalid_email like any other bad one.
+  email: z.string().refine(isStorableText).catch('').meta({ description: 'The address to put on the list.', example: 'ada@example.com' }),
+  // Any ref is taken, a string or not; what cannot be a referralCode (over 100 characters, text that
+  // PostgreSQL cannot store, not a string) is ignored like an unknown one. Read as unknown, so that the
   // document does not promise a refusal the service does not give.
   ref: z
     .unknown()
@@ -32,7 +33,7 @@ export const SIGNUP = z.object({
       example: 'k7m3x9q2w4zr',
     })
     .optional()
-    .transform((ref) => (typeof ref === 'string' && ref.length <= 100 && !ref.includes('\0') ? ref : undefined)),
+    .transform((ref) => (typeof ref === 'string' && ref.length <= 100 && isStorableText(ref) ? ref : undefined)),
   locale: LOCALE_TAG.optional().meta({
     description:
       "The person's language for its mails and pages: a language tag whose language the service speaks (en, de, fr, es; a region such as de-AT is taken as its language). Without it, a sign-up through the hosted form takes the browser's Accept-Language, and otherwise the product's default language. An address already on the list keeps its language.",
@@ -44,27 +45,32 @@ export const SIGNUP = z.object({
         'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',
       example: 'q3V9w2xZr8mN4bK7tY1pLc',
     }),
-  // Read and checked by the service against the product's questions (signup-details.ts); described here for the document.
-  answers: z
-    .unknown()
-    .meta({
-      type: 'object',
-      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'boolean' }] },
-      description:
-        "Answers to the product's sign-up questions by question key: text for short_text (at most 200 characters) and long_text (2,000), one of the choices for single_choice, a list of them for multiple_choice, true or false for checkbox. An unknown key, a required question left out (or a required checkbox not true), a wrong type, an answer too long or a choice not offered is 400 invalid_request naming answers.<key>. A product without questions takes none ({} or absent). From an HTML form: fields answers[key], a ticked checkbox with any value.",
-      example: { role: 'Founder', consent: true },
-    })
-    .optional(),
-  attribution: z
-    .unknown()
-    .meta({
-      type: 'object',
-      properties: Object.fromEntries(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_page'].map((field) => [field, { type: 'string' }])),
-      description:
-        "Where the person came from: utm_source, utm_medium, utm_campaign, utm_term, utm_content (each cut to 200 characters), referrer and landing_page (http(s) URLs of at most 2,000 characters, else left out). Anything else is ignored, never refused. Without it, the request's Referer is taken as the landing page and its UTM parameters are read from it. From an HTML form: fields of these names (the hosted form carries them).",
-      example: { utm_source: 'newsletter', utm_campaign: 'launch' },
-    })
-    .optional(),
+  // Read and checked by the service against the product's questions (signup-details.ts), answers and
+  // attribution alike with the text rule of their own; described here for the document.
+  answers: ownTextRule(
+    z
+      .unknown()
+      .meta({
+        type: 'object',
+        additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'boolean' }] },
+        description:
+          "Answers to the product's sign-up questions by question key: text for short_text (at most 200 characters) and long_text (2,000), one of the choices for single_choice, a list of them for multiple_choice, true or false for checkbox. An unknown key, a required question left out (or a required checkbox not true), a wrong type, an answer too long, text holding a NUL, a control character or a lone surrogate, or a choice not offered is 400 invalid_request naming answers.<key>. A product without questions takes none ({} or absent). From an HTML form: fields answers[key], a ticked checkbox with any value.",
+        example: { role: 'Founder', consent: true },
+      })
+      .optional(),
+  ),
+  attribution: ownTextRule(
+    z
+      .unknown()
+      .meta({
+        type: 'object',
+        properties: Object.fromEntries(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_page'].map((field) => [field, { type: 'string' }])),
+        description:
+          "Where the person came from: utm_source, utm_medium, utm_campaign, utm_term, utm_content (each cut to 200 characters, counted as code points), referrer and landing_page (http(s) URLs of at most 2,000 characters, else left out). Anything else is ignored, never refused: control characters, NUL and lone surrogates are dropped from the values. Without it, the request's Referer is taken as the landing page and its UTM parameters are read from it. From an HTML form: fields of these names (the hosted form carries them).",
+        example: { utm_source: 'newsletter', utm_campaign: 'launch' },
+      })
+      .optional(),
+  ),
 });
 
 /** The same answer for every address, new or known, so that the endpoint tells nobody who is on a list. */

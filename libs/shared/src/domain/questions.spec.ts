@@ -1,5 +1,6 @@
 import { attributionOfPage, cleanAttribution } from './attribution';
 import { checkAnswers, Question } from './questions';
+import { UNSTORABLE_TEXT } from './text';
 
 const QUESTIONS: Question[] = [
   { key: 'company', type: 'short_text', required: true, label: 'Company' },
@@ -43,6 +44,8 @@ describe(checkAnswers.name, () => {
     ['company', 'a\nb', 'cannot hold control characters'],
     ['story', 'x'.repeat(2001), 'is at most 2,000 characters'],
     ['story', 'a\0b', 'cannot hold control characters'],
+    ['story', 'half \ud83d of an emoji', UNSTORABLE_TEXT],
+    ['company', '😀'.repeat(201), 'is at most 200 characters'],
     ['role', 'CEO', 'is not one of the choices offered'],
     ['role', ['Founder'], 'expected one of the choices as text'],
     ['tools', 'Slack', 'expected a list of the choices'],
@@ -81,6 +84,14 @@ describe(cleanAttribution.name, () => {
     expect(cleanAttribution({ referrer: `https://a.example/${'x'.repeat(2000)}` })).toBeNull();
     expect(cleanAttribution('utm_source=x')).toBeNull();
     expect(cleanAttribution({ utm_source: 7 })).toBeNull();
+  });
+
+  it('drops lone surrogates like any other bad character and cuts by code points, never inside a pair', () => {
+    expect(cleanAttribution({ utm_campaign: `x${'😀'.repeat(250)}`, utm_source: 'news\ud83dletter', landing_page: 'https://a.example/\ude00x' })).toEqual({
+      utm_campaign: `x${'😀'.repeat(199)}`,
+      utm_source: 'newsletter',
+      landing_page: 'https://a.example/x',
+    });
   });
 
   it('reads the UTM parameters of a page and takes it as the landing page', () => {

@@ -1,3 +1,5 @@
+import { isStorableText, textLength, UNSTORABLE_TEXT } from './text';
+
 /** The kinds of question a product's sign-up may ask; a checkbox is a yes/no, such as consent. */
 export const QUESTION_TYPES = ['short_text', 'long_text', 'single_choice', 'multiple_choice', 'checkbox'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -65,7 +67,8 @@ function answerTo(question: Question, value: unknown, from: AnswersFrom): Answer
       // Line breaks belong in a long answer only; other control characters in none (a NUL cannot even be stored).
       const controls = question.type === 'long_text' ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/ : /\p{Cc}/u;
       if (controls.test(text)) return { problem: 'cannot hold control characters' };
-      if (text.length > max) return { problem: `is at most ${max.toLocaleString('en-US')} characters` };
+      if (!isStorableText(text)) return { problem: UNSTORABLE_TEXT };
+      if (textLength(text) > max) return { problem: `is at most ${max.toLocaleString('en-US')} characters` };
       return text === '' ? undefined : text;
     }
     case 'single_choice':
