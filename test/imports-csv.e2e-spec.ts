@@ -43,10 +43,10 @@ describe('import of CSV bytes', () => {
     expect((await entries()).map((entry) => entry.email)).toEqual(['ada@example.com', 'grace@example.com', 'linus@example.com']);
   });
 
-  it('reads quoted cells, quoted commas and line breaks, CRLF and a byte order mark, naming a bad row by the line it ends on', async () => {
+  it('reads quoted cells, quoted commas and line breaks, CRLF and a byte order mark, naming a bad row by the line it starts on', async () => {
     const file = '\uFEFFemail,created_at,referral_token,amount_referred\r\n"Ada@Example.com","2025-01-01T00:00:00Z","a,b",0\n"x\ny",2025-01-02,,0\r\nbob@example.com,2025-01-03,,1\r\n';
     const report = (await post('', file)).json();
-    expect(report).toMatchObject({ created: 2, invalid: 1, problems: [{ line: 4, reason: 'invalid_email' }] });
+    expect(report).toMatchObject({ created: 2, invalid: 1, problems: [{ line: 3, reason: 'invalid_email' }] });
     expect((await entries()).map((entry) => [entry.email, entry.referralCode === 'a,b'])).toEqual([['ada@example.com', false], ['bob@example.com', false]]);
   });
 

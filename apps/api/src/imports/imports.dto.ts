@@ -39,7 +39,7 @@ export type ImportQuery = z.infer<typeof IMPORT_QUERY>;
 
 const ROW_OUTCOME = z
   .object({
-    line: z.number().int().meta({ description: 'The line of the file (1 is the header row).' }),
+    line: z.number().int().meta({ description: 'The line of the file the row starts on (1 is the header row).' }),
     email: z.string().nullable().meta({ description: 'The address as it will be stored; null for a row without a valid one.' }),
     outcome: z.enum(['create', 'existing', 'suppressed', 'invalid']).meta({
       description: 'create: a new entry; existing: the product and mode has the address, unchanged; suppressed: deleted or unsubscribed before, not brought back; invalid: see problems.',
@@ -49,7 +49,7 @@ const ROW_OUTCOME = z
 
 const PROBLEM = z
   .object({
-    line: z.number().int().meta({ description: 'The line of the file.' }),
+    line: z.number().int().meta({ description: 'The line of the file the row starts on.' }),
     reason: z.enum(PROBLEM_REASONS).meta({ description: 'Why the row is not imported.' }),
     message: z.string().meta({ description: 'The same, for people.' }),
   })
