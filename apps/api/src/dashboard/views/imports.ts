@@ -23,7 +23,8 @@ const NO_FIELDS: ImportFields = { mapping: '', state: 'confirmed', confirmationM
 
 /**
  * The upload form: options first, then the file, so that the fields reach the server before the file's
- * bytes. The CSRF token goes in the action's query: the body is the file, read as a stream.
+ * bytes. The CSRF token goes in the action's query: the body is the file, read as a stream. The wide
+ * mapping field stands beside its label, not in it: a phone's max-width:100% then holds it to the form.
  */
 function uploadForm(at: ProductPage, fields: ImportFields, checked?: ImportReport): SafeHtml {
   const dryRun = !checked;
@@ -34,7 +35,8 @@ function uploadForm(at: ProductPage, fields: ImportFields, checked?: ImportRepor
 <p><label>Rows without a state join as <select name="state">${(['confirmed', 'pending'] as const).map(
     (state) => html`<option value="${state}"${new SafeHtml(fields.state === state ? ' selected' : '')}>${state === 'confirmed' ? 'confirmed (in line)' : 'pending (asked to confirm)'}</option>`,
   )}</select></label></p>
-<p><label>Columns, for a file of another tool (JSON, column → field): <input type="text" name="mapping" value="${fields.mapping}" placeholder='{"Email Address": "email", "Joined": "createdAt"}' style="width:28rem"></label></p>
+<p><label for="mapping">Columns, for a file of another tool (JSON, column → field):</label>
+<input type="text" id="mapping" name="mapping" value="${fields.mapping}" placeholder='{"Email Address": "email", "Joined": "createdAt"}' style="width:28rem"></p>
 <p><label><input type="checkbox" name="confirmationMails" value="true"${ticked(fields.confirmationMails)}> Send a confirmation mail to pending entries</label>
 <label><input type="checkbox" name="events" value="true"${ticked(fields.events)}> Send entry.created and entry.confirmed to webhooks</label></p>
 <p><label>CSV file <input type="file" name="file" accept=".csv,text/csv" required></label></p>
