@@ -1,4 +1,4 @@
-import { Browser, Page } from 'playwright-core';
+import { Browser, Locator, Page } from 'playwright-core';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
@@ -151,18 +151,18 @@ describe('dashboard and hosted pages on a phone', () => {
     await page.getByRole('link', { name: 'Import CSV' }).click();
     await page.getByRole('heading', { name: 'Import entries' }).waitFor();
     await fitsWithBar('import: the upload form');
-    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
-    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByRole('alert').waitFor();
+    /** Chooses the old tool's file and presses the button, then waits for what the next step shows. */
+    const upload = async (button: string, shown: Locator) => {
+      await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
+      await page.getByRole('button', { name: button }).click();
+      await shown.waitFor();
+    };
+    await upload('Check the file (dry run)', page.getByRole('alert'));
     await fitsWithBar('import: a file that asks for its columns');
     await page.getByLabel(/^Columns/).fill('{"E-Mail Address": "email", "Joined On": "createdAt"}');
-    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
-    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByRole('heading', { name: 'Dry run: nothing was written' }).waitFor();
+    await upload('Check the file (dry run)', page.getByRole('heading', { name: 'Dry run: nothing was written' }));
     await fitsWithBar("import: the dry run's report");
-    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
-    await page.getByRole('button', { name: 'Import 1 entry' }).click();
-    await page.getByRole('status').waitFor();
+    await upload('Import 1 entry', page.getByRole('status'));
     await fitsWithBar('import: done, the entries with what it did');
 
     await nav('Line');
