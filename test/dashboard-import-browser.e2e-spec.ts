@@ -7,6 +7,7 @@ import { PASSWORD } from './support/dashboard';
 import { Product, Stack } from './support/stack';
 
 const FILE = join(__dirname, 'fixtures/imports/getwaitlist.csv');
+const OTHER_FILE = join(__dirname, 'fixtures/imports/prefinery.csv');
 
 /** The dashboard's import, clicked through in Debian's chromium: a dry run with a bad row, then the import. */
 describe('dashboard import in a real browser', () => {
@@ -26,7 +27,7 @@ describe('dashboard import in a real browser', () => {
     await stack?.stop();
   });
 
-  it('uploads a GetWaitlist export, sees the dry run with its bad row and nothing written, imports it and sees the entries', async () => {
+  it('uploads a GetWaitlist export, sees the dry run with its bad row and nothing written, is refused another file for the import, imports the checked one and sees the entries', async () => {
     await page.getByRole('link', { name: 'Acme' }).click();
     await page.getByRole('navigation').getByRole('link', { name: 'Entries', exact: true }).click();
     await page.getByRole('link', { name: 'Import CSV' }).click();
@@ -39,6 +40,14 @@ describe('dashboard import in a real browser', () => {
     expect(await badRows.textContent()).toContain('not a valid email address');
     expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id })).toBe(0);
 
+    // Another file chosen for the import is refused: the import writes only what the dry run showed.
+    await page.getByLabel('CSV file').setInputFiles(OTHER_FILE);
+    await page.getByRole('button', { name: 'Import 3 entries' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('The file is not the one the dry run checked');
+    expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id })).toBe(0);
+
+    await page.getByLabel('CSV file').setInputFiles(FILE);
+    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
     await page.getByLabel('CSV file').setInputFiles(FILE);
     await page.getByRole('button', { name: 'Import 3 entries' }).click();
     expect(page.url()).toMatch(/\/entries$/);

@@ -1,3 +1,4 @@
+import { EntryRecord } from '@app/shared';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { csrfIn, form, PASSWORD, signIn } from './support/dashboard';
 import { Product, Stack } from './support/stack';
@@ -43,5 +44,41 @@ describe('dashboard: import entries', () => {
     expect(csrfIn(page.text)).toBe(session.csrf);
     // Shown once.
     expect((await stack.request({ method: 'GET', url: `${base}/entries/import`, headers: { cookie: session.cookie } })).text).not.toContain('multipart/form-data, with');
+  });
+
+  /** The upload form as a browser posts it: its fields, then the file. */
+  const upload = (fields: Record<string, string>, file: string) =>
+    stack.request({
+      method: 'POST',
+      url: `${base}/entries/import?_csrf=${session.csrf}`,
+      headers: { cookie: session.cookie, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: [
+        ...Object.entries(fields).map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+        `--x\r\nContent-Disposition: form-data; name="file"; filename="list.csv"\r\nContent-Type: text/csv\r\n\r\n${file}\r\n--x--\r\n`,
+      ].join(''),
+    });
+  const pageAt = async (path: string) => (await stack.request({ method: 'GET', url: `${base}${path}`, headers: { cookie: session.cookie } })).text;
+
+  it('imports only the file its dry run checked: another file chosen for the import is refused, with nothing written', async () => {
+    const options = { mapping: '{"email":"email"}', state: 'confirmed' };
+    expect((await upload({ ...options, dryRun: 'true' }, 'email\nada@example.com\n')).headers.location).toBe(`${base}/entries/import`);
+    const checked = await pageAt('/entries/import');
+    expect(checked).toContain('Import 1 entry<');
+    const checksum = /name="checksum" value="([0-9a-f]{64})"/.exec(checked)![1];
+
+    const other = await upload({ ...options, dryRun: 'false', checksum }, 'email\neve@example.com\nbob@example.com\n');
+    expect([other.status, other.headers.location]).toEqual([303, `${base}/entries/import`]);
+    const refused = await pageAt('/entries/import');
+    expect(refused).toContain('The file is not the one the dry run checked (a row, the mapping or the state differs); nothing was imported. Run the dry run on this file first.');
+    expect(refused).toContain('Check the file (dry run)');
+    // An import without a dry run's check is refused too: the dashboard imports only what it showed.
+    await upload({ ...options, dryRun: 'false' }, 'email\neve@example.com\n');
+    expect(await pageAt('/entries/import')).toContain('Check the file (dry run) first');
+    expect(await stack.db.getRepository(EntryRecord).countBy({ productId: product.id })).toBe(0);
+
+    const done = await upload({ ...options, dryRun: 'false', checksum }, 'email\nada@example.com\n');
+    expect(done.headers.location).toBe(`${base}/entries`);
+    expect(await pageAt('/entries')).toContain('Imported 1 entry (0 already here, 0 deleted or unsubscribed before, 0 bad rows).');
+    expect(await stack.db.getRepository(EntryRecord).findBy({ productId: product.id })).toEqual([expect.objectContaining({ email: 'ada@example.com' })]);
   });
 });

@@ -1,4 +1,4 @@
-import { Browser, Page } from 'playwright-core';
+import { Browser, Locator, Page } from 'playwright-core';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
@@ -53,13 +53,20 @@ describe('dashboard and hosted pages on a phone', () => {
 
   /** Pages that do not fit, with what sticks out; collected over a walk so that one run names them all. */
   const problems: string[] = [];
+  /** The dashboard pages the walk checked, and those its pages link to (path and query). */
+  const walked = new Set<string>();
+  const linked = new Set<string>();
+  const pathOf = (url: string) => {
+    const { pathname, search } = new URL(url, 'http://page');
+    return pathname + search;
+  };
 
   /**
    * The page is no wider than the screen (a table may scroll inside its own box), and no form control
    * outside a table lies beyond its right edge.
    */
   async function fits(name: string): Promise<void> {
-    const { scrollWidth, innerWidth, outside } = await page.evaluate(() => {
+    const { scrollWidth, innerWidth, outside, links } = await page.evaluate(() => {
       const { document, innerWidth } = globalThis as unknown as InPage;
       return {
         scrollWidth: document.documentElement.scrollWidth,
@@ -67,8 +74,12 @@ describe('dashboard and hosted pages on a phone', () => {
         outside: [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
           .filter((control) => !control.closest('table') && control.getBoundingClientRect().right > innerWidth)
           .map((control) => control.getAttribute('name') ?? control.textContent),
+        links: [...document.querySelectorAll('a[href^="/dashboard/"]')].map((link) => link.getAttribute('href')!),
       };
     });
+    walked.add(pathOf(page.url()));
+    // A download (the entries' CSV) is no page.
+    for (const link of links) if (!new URL(link, 'http://page').pathname.endsWith('.csv')) linked.add(pathOf(link));
     if (scrollWidth > innerWidth) problems.push(`${name}: ${scrollWidth} px wide on a ${innerWidth} px screen`);
     if (outside.length) problems.push(`${name}: beyond the right edge: ${outside.join(', ')}`);
   }
@@ -94,7 +105,24 @@ describe('dashboard and hosted pages on a phone', () => {
     await page.getByRole('link', { name: 'Cancel' }).click();
   }
 
-  it('every page of the dashboard fits a 390×844 screen, the pages that ask before destroying too, with its sections and "Sign out" in reach', async () => {
+  /**
+   * The pages that the walked pages link to and the walk did not reach, each checked (with what they
+   * link to in turn): every page a link leads to is walked, whether or not the walk above knew of it.
+   */
+  async function walkLinks(): Promise<void> {
+    for (let next = [...linked].filter((path) => !walked.has(path)); next.length > 0; next = [...linked].filter((path) => !walked.has(path))) {
+      for (const path of next) {
+        await page.goto(path);
+        await fitsWithBar(`${path} (linked)`);
+        walked.add(path);
+      }
+    }
+  }
+
+  /** A CSV file of a tool the import does not know, with one row: the import asks for its columns. */
+  const OLD_TOOL = { name: 'old-tool.csv', mimeType: 'text/csv', buffer: Buffer.from('E-Mail Address,Joined On\nada.byron@acme-notes.example,2025-03-01\n') };
+
+  it('every page of the dashboard fits a 390×844 screen, the pages that ask before destroying and the import steps too, with its sections and "Sign out" in reach', async () => {
     problems.length = 0;
     await page.goto('/dashboard/login');
     await fits('sign-in');
@@ -118,6 +146,24 @@ describe('dashboard and hosted pages on a phone', () => {
     await page.getByRole('link', { name: 'grace.hopper@acme-notes.example' }).click();
     await fitsWithBar('an entry');
     await asks('Delete', 'delete an entry?');
+
+    await nav('Entries');
+    await page.getByRole('link', { name: 'Import CSV' }).click();
+    await page.getByRole('heading', { name: 'Import entries' }).waitFor();
+    await fitsWithBar('import: the upload form');
+    /** Chooses the old tool's file and presses the button, then waits for what the next step shows. */
+    const upload = async (button: string, shown: Locator) => {
+      await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
+      await page.getByRole('button', { name: button }).click();
+      await shown.waitFor();
+    };
+    await upload('Check the file (dry run)', page.getByRole('alert'));
+    await fitsWithBar('import: a file that asks for its columns');
+    await page.getByLabel(/^Columns/).fill('{"E-Mail Address": "email", "Joined On": "createdAt"}');
+    await upload('Check the file (dry run)', page.getByRole('heading', { name: 'Dry run: nothing was written' }));
+    await fitsWithBar("import: the dry run's report");
+    await upload('Import 1 entry', page.getByRole('status'));
+    await fitsWithBar('import: done, the entries with what it did');
 
     await nav('Line');
     await fitsWithBar('line');
@@ -154,9 +200,10 @@ describe('dashboard and hosted pages on a phone', () => {
 
     await nav('Settings');
     await fitsWithBar('settings');
+    await walkLinks();
     expect(problems).toEqual([]);
-    // About thirty page loads: 6 s on a quiet machine, over 30 s on a busy two-CPU CI runner.
-  }, 90_000);
+    // About seventy page loads: 15 s on a quiet machine, over a minute on a busy two-CPU CI runner.
+  }, 240_000);
 
   it('every hosted page fits a 390×844 screen: sign-up, check your inbox, confirm before and after, invited, unsubscribe before and after, a dead link, the invitation page with a valid, used, expired and unknown code', async () => {
     problems.length = 0;

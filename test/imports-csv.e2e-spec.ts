@@ -43,10 +43,37 @@ describe('import of CSV bytes', () => {
     expect((await entries()).map((entry) => entry.email)).toEqual(['ada@example.com', 'grace@example.com', 'linus@example.com']);
   });
 
-  it('reads quoted cells, quoted commas and line breaks, CRLF and a byte order mark, naming a bad row by the line it ends on', async () => {
+  it("imports with a dry run's checksum only the rows it checked, read as it read them: another file, mapping or state is refused and writes nothing", async () => {
+    const checked = (await post('?dryRun=true', fixture('getwaitlist.csv'))).json();
+    expect(checked.checksum).toMatch(/^[0-9a-f]{64}$/);
+    const other = fixture('getwaitlist.csv').replace('ada@example.com', 'eve@example.com');
+    const refused = [
+      await post(`?checksum=${checked.checksum}`, other),
+      await post(`?checksum=${checked.checksum}&state=pending`, fixture('getwaitlist.csv')),
+      await post(`?checksum=${checked.checksum}&mapping=${encodeURIComponent('{"email":"email"}')}`, fixture('getwaitlist.csv')),
+      await post('?checksum=made-up', fixture('getwaitlist.csv')),
+    ];
+    expect(refused.map((answer) => [answer.status, answer.json().error.code, answer.json().error.param])).toEqual(Array(4).fill([400, 'invalid_request', 'checksum']));
+    expect(refused[0].json().error.message).toBe('The file is not the one the dry run checked (a row, the mapping or the state differs); nothing was imported. Run the dry run on this file first.');
+    expect(await entries()).toEqual([]);
+    // The same rows in other bytes (\r\n line ends) are the same check.
+    const done = await post(`?checksum=${checked.checksum}`, fixture('getwaitlist.csv').replaceAll('\n', '\r\n'));
+    expect(done.json()).toEqual({ ...checked, dryRun: false });
+    expect(await entries()).toHaveLength(3);
+  });
+
+  it('imports a checked file sent twice at once once', async () => {
+    const { checksum } = (await post('?dryRun=true', fixture('getwaitlist.csv'))).json();
+    const answers = await Promise.all([1, 2].map(() => post(`?checksum=${checksum}`, fixture('getwaitlist.csv'))));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.json().created).sort()).toEqual([0, 3]);
+    expect(await entries()).toHaveLength(3);
+  });
+
+  it('reads quoted cells, quoted commas and line breaks, CRLF and a byte order mark, naming a bad row by the line it starts on', async () => {
     const file = '\uFEFFemail,created_at,referral_token,amount_referred\r\n"Ada@Example.com","2025-01-01T00:00:00Z","a,b",0\n"x\ny",2025-01-02,,0\r\nbob@example.com,2025-01-03,,1\r\n';
     const report = (await post('', file)).json();
-    expect(report).toMatchObject({ created: 2, invalid: 1, problems: [{ line: 4, reason: 'invalid_email' }] });
+    expect(report).toMatchObject({ created: 2, invalid: 1, problems: [{ line: 3, reason: 'invalid_email' }] });
     expect((await entries()).map((entry) => [entry.email, entry.referralCode === 'a,b'])).toEqual([['ada@example.com', false], ['bob@example.com', false]]);
   });
 
@@ -70,10 +97,12 @@ describe('import of CSV bytes', () => {
     expect(await entries()).toEqual(before);
   });
 
-  it('the client imports a text and a stream', async () => {
+  it('the client imports a text and a stream, held to its dry run by the checksum', async () => {
     const client = new WaitlistClient({ baseUrl: await stack.url(), secretKey: product.keys.test.secret });
-    expect(await client.importEntries(fixture('prefinery.csv'), { dryRun: true })).toMatchObject({ dryRun: true, format: 'prefinery', created: 2 });
-    expect(await client.importEntries(Readable.from([Buffer.from(fixture('prefinery.csv'))]))).toMatchObject({ dryRun: false, created: 2 });
+    const checked = await client.importEntries(fixture('prefinery.csv'), { dryRun: true });
+    expect(checked).toMatchObject({ dryRun: true, format: 'prefinery', created: 2 });
+    await expect(client.importEntries(fixture('getwaitlist.csv'), { checksum: checked.checksum })).rejects.toMatchObject({ code: 'invalid_request', param: 'checksum' });
+    expect(await client.importEntries(Readable.from([Buffer.from(fixture('prefinery.csv'))]), { checksum: checked.checksum })).toMatchObject({ dryRun: false, created: 2 });
     expect(await entries()).toHaveLength(2);
   });
 });

@@ -146,12 +146,16 @@ describe(ImportsService.name, () => {
         post('?state=invited', { ...key, 'content-type': 'text/csv' }),
         post(`?mapping=${encodeURIComponent('{"Mail":"address"}')}`, { ...key, 'content-type': 'text/csv' }),
         post(`?mapping=${encodeURIComponent('{"Joined":"createdAt"}')}`, { ...key, 'content-type': 'text/csv' }),
+        post(`?mapping=${encodeURIComponent('{"E-Mail Address":"email","Joined On":"birthday"}')}`, { ...key, 'content-type': 'text/csv' }),
+        post(`?mapping=${encodeURIComponent('{"Mail":"email"}')}`, { ...key, 'content-type': 'text/csv' }, 'Address\nada@example.com\n'),
       ]);
       expect(answers.map((answer) => [answer.status, answer.json().error.code, answer.json().error.param ?? null])).toEqual([
         [400, 'invalid_request', null],
         [400, 'invalid_request', 'dryRun'],
         [400, 'invalid_request', 'state'],
         [400, 'invalid_request', 'mapping.Mail'],
+        [400, 'invalid_request', 'mapping'],
+        [400, 'invalid_request', 'mapping.Joined On'],
         [400, 'invalid_request', 'mapping'],
       ]);
       expect(await entries()).toEqual([]);

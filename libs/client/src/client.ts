@@ -162,12 +162,12 @@ export class WaitlistClient {
    * sent again after a lost answer; a stream, read once, never is.
    */
   importEntries(csv: string | AsyncIterable<Uint8Array>, options: ImportOptions & RequestOptions = {}): Promise<ImportReport> {
-    const { dryRun, mapping, state, confirmationMails, events, ...request } = options;
+    const { dryRun, checksum, mapping, state, confirmationMails, events, ...request } = options;
     const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
     return this.#send({
       method: 'POST',
       path: '/api/v1/entries/import',
-      query: { dryRun: flag(dryRun), mapping: mapping && JSON.stringify(mapping), state, confirmationMails: flag(confirmationMails), events: flag(events) },
+      query: { dryRun: flag(dryRun), checksum, mapping: mapping && JSON.stringify(mapping), state, confirmationMails: flag(confirmationMails), events: flag(events) },
       raw: { body: csv, contentType: 'text/csv' },
       repeatable: typeof csv === 'string',
       minTimeoutMs: IMPORT_TIMEOUT_MS,

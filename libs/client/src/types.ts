@@ -235,6 +235,8 @@ export type ImportField = 'email' | 'createdAt' | 'referralCode' | 'referredBy' 
 export interface ImportOptions {
   /** Read the whole file and answer what would happen, writing nothing. */
   dryRun?: boolean;
+  /** A dry run's checksum: the import writes the rows that dry run read, read as it read them, or nothing (400, param checksum). */
+  checksum?: string;
   /** For a file that is not a known tool's export: which column holds which field, e.g. { 'Email Address': 'email' }. */
   mapping?: Record<string, ImportField>;
   /** The state of a row whose file gives none (confirmed when left out). */
@@ -261,4 +263,6 @@ export interface ImportReport {
   referralsLinked: number;
   lines: { line: number; email: string | null; outcome: 'create' | 'existing' | 'suppressed' | 'invalid' }[];
   problems: { line: number; reason: 'invalid_email' | 'invalid_time' | 'invalid_referral_count' | 'invalid_state' | 'unsubscribed' | 'duplicate'; message: string }[];
+  /** The rows read and the mapping and state that read them, hashed: pass it as `checksum` to import what this dry run showed. */
+  checksum: string;
 }

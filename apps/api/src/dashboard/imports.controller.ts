@@ -5,6 +5,7 @@ import { IMPORT_BODY_LIMIT, IMPORT_QUERY } from '../imports/imports.dto';
 import { ImportsService } from '../imports/imports.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { parseForm } from './forms';
+import { counted } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { formUpload } from './uploads';
@@ -13,7 +14,10 @@ import { ImportFields, importPage } from './views/imports';
 /** Rows and bad rows a dry run's page lists: the report waits in the session between the post and the page. */
 const DRY_RUN_SHOWN = 100;
 
-/** The Entries section's import: a dry run of the uploaded file first, then the import of the same file. */
+/**
+ * The Entries section's import: a dry run of the uploaded file first, then the import of the same file,
+ * which its dry run's checksum holds to the rows that run showed (another file is refused).
+ */
 @Controller('dashboard/:productId/:mode')
 @UseGuards(DashboardGuard)
 @UseFilters(LoginRedirect)
@@ -45,8 +49,12 @@ export class DashboardImportsController {
         confirmationMails: upload.fields.confirmationMails === 'true',
         events: upload.fields.events === 'true',
       };
+      const dryRun = upload.fields.dryRun !== 'false';
+      // The dashboard imports only a file whose dry run was shown: the import form carries that run's checksum.
+      if (!dryRun && !upload.fields.checksum) throw new ApiError('invalid_request', 'Check the file (dry run) first: only a file whose dry run you have seen is imported.');
       const query = parseForm(IMPORT_QUERY, {
-        dryRun: upload.fields.dryRun === 'false' ? 'false' : 'true',
+        dryRun: String(dryRun),
+        ...(dryRun ? {} : { checksum: upload.fields.checksum }),
         ...(fields.mapping ? { mapping: fields.mapping } : {}),
         state: fields.state,
         confirmationMails: String(fields.confirmationMails),
@@ -57,7 +65,10 @@ export class DashboardImportsController {
         const shown = { ...report, lines: report.lines.slice(0, DRY_RUN_SHOWN), problems: report.problems.slice(0, DRY_RUN_SHOWN) };
         return await this.replies.redirectWith(reply, `${at.base}/entries/import`, at.identity, { dryRun: { report: shown, fields } });
       }
-      const summary = `Imported ${report.created} entries (${report.existing} already here, ${report.suppressed} deleted or unsubscribed before, ${report.invalid} bad rows).`;
+      const summary = counted(
+        'Imported {created, plural, one {# entry} other {# entries}} ({existing, number} already here, {suppressed, number} deleted or unsubscribed before, {invalid, plural, one {# bad row} other {# bad rows}}).',
+        { created: report.created, existing: report.existing, suppressed: report.suppressed, invalid: report.invalid },
+      );
       await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { imported: summary });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;

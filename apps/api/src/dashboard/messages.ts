@@ -1,3 +1,4 @@
+import { createIntl } from '@formatjs/intl';
 import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
 import type { ImportReport } from '../imports/imports.dto';
@@ -90,4 +91,15 @@ export function refusal(error: unknown): Refusal {
  */
 export function entryMessage(key: string): string | undefined {
   return DONE.get(key) ?? wordsFor(key, 'places');
+}
+
+// The dashboard speaks English only: its messages are written where they are used, not in the catalogues.
+const english = createIntl({ locale: 'en', onError: (error) => { throw error; } });
+
+/**
+ * A dashboard sentence with counts, an ICU message as the mails' catalogues write them (e.g.
+ * `{created, plural, one {# entry} other {# entries}}`), formatted by the same formatjs plural rules.
+ */
+export function counted(sentence: string, counts: Record<string, number>): string {
+  return english.formatMessage({ id: sentence, defaultMessage: sentence }, counts);
 }

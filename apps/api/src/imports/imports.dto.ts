@@ -25,8 +25,14 @@ export const IMPORT_QUERY = z.object({
     .pipe(CUSTOM_MAPPING)
     .optional()
     .meta({
-      description: `A JSON object from the file's column headers to fields (email, createdAt, referralCode, referredBy, referralCount, state, id), for a file that is not an export of ${KNOWN_FORMATS.map((format) => format.name).join(', ')}.`,
+      description: `A JSON object from the file's column headers to fields (email, createdAt, referralCode, referredBy, referralCount, state, id), for a file that is not an export of ${KNOWN_FORMATS.map((format) => format.name).join(', ')}. A bad mapping answers 400 invalid_request with param mapping.<column> for a column mapped to an unknown field, else mapping.`,
       example: '{"Email Address":"email","Joined":"createdAt"}',
+    }),
+  checksum: single
+    .regex(/^[0-9a-f]{64}$/, { message: "expected the checksum of a dry run's answer" })
+    .optional()
+    .meta({
+      description: "The checksum of the dry run's answer: the import writes the rows that dry run read, read as it read them, or nothing (400 invalid_request, param checksum, when a row, the mapping or the state differs).",
     }),
   state: z
     .enum(['confirmed', 'pending'], { message: 'expected confirmed or pending' })
@@ -39,7 +45,7 @@ export type ImportQuery = z.infer<typeof IMPORT_QUERY>;
 
 const ROW_OUTCOME = z
   .object({
-    line: z.number().int().meta({ description: 'The line of the file (1 is the header row).' }),
+    line: z.number().int().meta({ description: 'The line of the file the row starts on (1 is the header row).' }),
     email: z.string().nullable().meta({ description: 'The address as it will be stored; null for a row without a valid one.' }),
     outcome: z.enum(['create', 'existing', 'suppressed', 'invalid']).meta({
       description: 'create: a new entry; existing: the product and mode has the address, unchanged; suppressed: deleted or unsubscribed before, not brought back; invalid: see problems.',
@@ -49,7 +55,7 @@ const ROW_OUTCOME = z
 
 const PROBLEM = z
   .object({
-    line: z.number().int().meta({ description: 'The line of the file.' }),
+    line: z.number().int().meta({ description: 'The line of the file the row starts on.' }),
     reason: z.enum(PROBLEM_REASONS).meta({ description: 'Why the row is not imported.' }),
     message: z.string().meta({ description: 'The same, for people.' }),
   })
@@ -71,6 +77,10 @@ export const IMPORT_REPORT = z
     referralsLinked: z.number().int().meta({ description: 'Created entries linked to their referrer.' }),
     lines: z.array(ROW_OUTCOME).meta({ description: `What happens to each row, in file order: the first ${REPORT_LIST_LIMIT}.` }),
     problems: z.array(PROBLEM).meta({ description: `The bad rows, in file order: the first ${REPORT_LIST_LIMIT}.` }),
+    checksum: z.string().meta({
+      description: 'A SHA-256 (hex) of the rows read and of the mapping and state that read them: pass it as checksum to the import, which then writes these rows, read this way, or nothing.',
+      example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    }),
   })
   .meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof IMPORT_REPORT>;

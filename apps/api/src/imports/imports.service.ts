@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, recordEvents, toEntry } from '@app/shared';
+import { createHash, Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
@@ -44,6 +45,7 @@ export class ImportsService {
     const runner = this.db.createQueryRunner();
     const staged = new StagedImport(runner, scope);
     const now = this.clock.now();
+    const checksum = checksumOf(options);
     try {
       await staged.open();
       let columns: Columns | undefined;
@@ -51,6 +53,7 @@ export class ImportsService {
       let invalid = 0;
       const problems: RowProblem[] = [];
       for await (const record of records) {
+        checksum.update(`${JSON.stringify([record.line, record.fields])}\n`);
         if (!columns) {
           columns = columnsOf(record.fields, options.mapping);
           continue;
@@ -65,12 +68,20 @@ export class ImportsService {
         if (problems.length < REPORT_LIST_LIMIT) problems.push(row);
       }
       if (!columns) throw new ApiError('invalid_request', 'The file is empty: it needs a header row and a row per address.');
+      const read = checksum.digest('hex');
+      if (options.checksum !== undefined && options.checksum !== read) {
+        throw new ApiError(
+          'invalid_request',
+          'The file is not the one the dry run checked (a row, the mapping or the state differs); nothing was imported. Run the dry run on this file first.',
+          { param: 'checksum' },
+        );
+      }
       await staged.classify();
       if (!options.dryRun) {
         await staged.write(now, { useFileCounts: columns.at.referralCount !== undefined, confirmationMails: options.confirmationMails, requestId: options.requestId });
         if (options.events) await this.emit(staged, scope, now);
       }
-      const report = await this.report(staged, { format: columns.format, rows, invalid, problems, dryRun: options.dryRun });
+      const report = await this.report(staged, { format: columns.format, rows, invalid, problems, dryRun: options.dryRun, checksum: read });
       if (options.dryRun) await staged.rollback();
       else await staged.commit();
       return report;
@@ -82,7 +93,7 @@ export class ImportsService {
 
   private async report(
     staged: StagedImport,
-    read: { format: string; rows: number; invalid: number; problems: RowProblem[]; dryRun: boolean },
+    read: { format: string; rows: number; invalid: number; problems: RowProblem[]; dryRun: boolean; checksum: string },
   ): Promise<ImportReport> {
     const counts = await staged.counts();
     const duplicates = await staged.outcomes(REPORT_LIST_LIMIT);
@@ -109,6 +120,7 @@ export class ImportsService {
       referralsLinked: counts.referralsLinked,
       lines: lines.sort(byLine).slice(0, REPORT_LIST_LIMIT),
       problems: problems.sort(byLine).slice(0, REPORT_LIST_LIMIT),
+      checksum: read.checksum,
     };
   }
 
@@ -123,6 +135,16 @@ export class ImportsService {
       after = created.at(-1)!.line;
     }
   }
+}
+
+/**
+ * The check of what an import reads: a SHA-256 of the options that decide each row's outcome (mapping,
+ * state), then, as the records arrive, of each record and its line. The same rows read the same way
+ * are the same check, whatever the bytes around them (line ends, a byte order mark, quoting).
+ */
+function checksumOf(options: ImportOptions): Hash {
+  const mapping = options.mapping ? Object.entries(options.mapping).sort() : null;
+  return createHash('sha256').update(`${JSON.stringify([mapping, options.state])}\n`);
 }
 
 /** The stream, failing with 400 invalid_request once more than `limit` bytes came through. */

@@ -55,6 +55,7 @@ const IMPORTED: ImportReport = {
     { line: 4, email: 'grace@example.com', outcome: 'existing' },
   ],
   problems: [{ line: 3, reason: 'invalid_email', message: 'The address is missing or not a valid email address.' }],
+  checksum: '0f1e5c3a9b7d4e2f8a6c1b3d5e7f9a0b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f',
 };
 /** What a grant or revoke says of itself; the two differ only in the decision. */
 const decision = (verb: 'grant' | 'revoke') => ({
@@ -89,6 +90,7 @@ export const PATHS: ZodOpenApiPathsObject = {
       description:
         "Imports a waitlist from another tool's CSV export (GetWaitlist, Waitlister, Prefinery, Viral Loops, LaunchList, this service's own download; any other file with mapping), at most 20 MiB. " +
         'Run it with dryRun=true first: the answer says what each row would become and lists every bad row by its line, and nothing is written. ' +
+        "Then import with the dry run's checksum, and the import writes the rows the dry run read, read as it read them, or nothing. " +
         'Entries keep their original sign-up time and their order among each other, and join the line behind everyone already waiting; their referral codes are kept where free, so old referral links keep working. ' +
         'An address the product and mode has already is left as it is (importing a file twice is importing it once), and an address deleted or unsubscribed before is never brought back. ' +
         'No mail is sent and no event emitted unless asked for. The whole file is imported in one transaction, or nothing of it.',
