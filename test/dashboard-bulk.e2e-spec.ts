@@ -1,5 +1,6 @@
 import { EntryRecord } from '@app/shared';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { joinLine, signUp } from './support/flows';
 import { invitationsTo, line } from './support/invitations';
@@ -119,5 +120,45 @@ describe('dashboard: bulk actions on entries', () => {
       expect([fields[0], refused.status]).toEqual([fields[0], 400]);
     }
     expect(await entries()).toEqual(before);
+  });
+
+  it('inviting under a full or nearly full capacity cap: the page says how many the cap lets through and why, the result says each reason once, and the list keeps its filter', async () => {
+    const emails = Array.from({ length: 8 }, (_, i) => `capped-${i}@example.com`);
+    await line(stack, acme.keys.test.publishable, emails);
+    const [{ outstanding }] = await stack.db.query(`SELECT count(*)::int AS outstanding FROM entries WHERE product_id = $1 AND mode = 'test' AND state = 'invited'`, [acme.id]);
+    const products = stack.api.get(ProductsService);
+    const filter = new URLSearchParams([['action', 'invite'], ['scope', 'filter'], ['email', 'capped-'], ['state', 'confirmed']]);
+    const listed = `${base()}?email=capped-&state=confirmed`;
+    try {
+      await products.update(acme.id, { capacity: outstanding });
+      const full = (await show(`${base()}/bulk?${filter}`)).text;
+      expect(full).not.toContain('Invite 8 entries?');
+      expect(full).toContain(`None of the 8 entries can be invited now: the capacity cap of ${outstanding} invited entries not yet redeemed is reached.`);
+      const refused = await post(`${base()}/bulk`, [...filter]);
+      expect([refused.status, refused.headers.location]).toEqual([303, listed]);
+      const afterFull = (await show(listed)).text;
+      expect(afterFull).toContain('0 of 8 entries invited.');
+      expect(afterFull.match(/capacity cap/g)).toHaveLength(1);
+      expect(afterFull).toContain('8 entries stay in line: no place is free under the capacity cap.');
+      // The list as it was: its filter kept.
+      expect(afterFull).toContain('<input type="search" name="email" placeholder="Find by email" value="capped-">');
+
+      await products.update(acme.id, { capacity: outstanding + 3 });
+      const three = (await show(`${base()}/bulk?${filter}`)).text;
+      expect(three).toContain('Invite 3 of 8 entries?');
+      expect(three).toContain(`3 places are free under the capacity cap of ${outstanding + 3} invited entries not yet redeemed: 3 entries will be invited, the other 5 stay in line.`);
+      expect((await post(`${base()}/bulk`, [...filter])).headers.location).toBe(listed);
+      const afterThree = (await show(listed)).text;
+      expect(afterThree).toContain('3 of 8 entries invited.');
+      expect(afterThree).toContain('5 entries stay in line: no place is free under the capacity cap.');
+
+      await products.update(acme.id, { capacity: outstanding + 4 });
+      const one = (await show(`${base()}/bulk?${filter}`)).text;
+      expect(one).toContain('Invite 1 of 5 entries?');
+      expect(one).toContain('1 place is free under the capacity cap');
+      expect(one).not.toMatch(/\b1 (entries|places)\b/);
+    } finally {
+      await products.update(acme.id, { capacity: null });
+    }
   });
 });

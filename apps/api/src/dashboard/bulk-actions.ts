@@ -6,6 +6,7 @@ import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { EntriesService } from '../entries/entries.service';
 import type { ListQuery } from '../entries/entries.service';
+import { Capacity } from '../invitations/capacity';
 import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
 import { LineService } from '../line/line.service';
@@ -19,7 +20,7 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
 export const BULK_LIMIT = 1_000;
 /** Entries acted on at once: an invitation waits for its mail, so a few overlap. */
 const AT_ONCE = 8;
-/** Refused entries a result names; the rest are counted. */
+/** Refused entries a result names; the rest are counted with their reason. */
 const NAMED = 20;
 
 /** What the entries list's form asks for: an action, and a selection or every entry of a filter. */
@@ -35,8 +36,14 @@ export interface BulkOutcome {
   action: BulkAction;
   done: number;
   total: number;
-  /** The first NAMED refused entries (address, else id) with the reason, in the dashboard's words. */
-  refused: { entry: string; words: string }[];
+  /** The refused entries by reason (its error code), each reason once, in the dashboard's words, with the first NAMED of all named (address, else id). */
+  refused: { code: string; words: string; count: number; named: string[] }[];
+}
+
+/** What the page that asks says will happen: the entries it names, and for an invitation under a capacity cap how many the cap lets through. */
+export interface BulkForecast {
+  count: number;
+  capacity?: { cap: number; free: number; waiting: number };
 }
 
 /** The form as posted or put in the query: refused whole, naming the field, before anything is done. */
@@ -62,7 +69,17 @@ export class BulkActions {
     private readonly entries: EntriesService,
     private readonly line: LineService,
     private readonly invitations: InvitationsService,
+    private readonly capacity: Capacity,
   ) {}
+
+  /** How many entries the request names, and under a capacity cap how many of the waiting ones among them it has places for. */
+  async forecast(scope: ProductScope, request: BulkRequest): Promise<BulkForecast> {
+    const ids = await this.targets(scope, request);
+    const capacity = request.action === 'invite' ? await this.capacity.free(scope) : null;
+    if (!capacity) return { count: ids.length };
+    const waiting = await this.db.getRepository(EntryRecord).countBy({ id: In(ids), productId: scope.productId, mode: scope.mode, state: 'confirmed' });
+    return { count: ids.length, capacity: { ...capacity, waiting } };
+  }
 
   /** The entries the request names: its selection, or every entry of its filter now (at most BULK_LIMIT). */
   async targets(scope: ProductScope, request: BulkRequest): Promise<string[]> {
@@ -79,7 +96,8 @@ export class BulkActions {
     const known = await this.db.getRepository(EntryRecord).find({ select: { id: true, email: true }, where: { id: In(ids), productId: scope.productId, mode: scope.mode } });
     const emails = new Map(known.map((entry) => [entry.id, entry.email]));
     const outcome: BulkOutcome = { action: request.action, done: 0, total: ids.length, refused: [] };
-    let refusedCount = 0;
+    const reasons = new Map<string, BulkOutcome['refused'][number]>();
+    let named = 0;
     for (let start = 0; start < ids.length; start += AT_ONCE) {
       await Promise.all(
         ids.slice(start, start + AT_ONCE).map(async (id) => {
@@ -87,11 +105,19 @@ export class BulkActions {
             await this.perform(scope, request, id, requestId);
             outcome.done++;
           } catch (error) {
-            if (refusedCount++ < NAMED) outcome.refused.push({ entry: emails.get(id) ?? id, words: refusal(error).words });
+            const { words } = refusal(error);
+            const { code } = error as ApiError;
+            // One reason per code, except that the service's own words of a code without dashboard words may differ.
+            const key = `${code} ${words}`;
+            let reason = reasons.get(key);
+            if (!reason) reasons.set(key, (reason = { code, words, count: 0, named: [] }));
+            reason.count++;
+            if (named++ < NAMED) reason.named.push(emails.get(id) ?? id);
           }
         }),
       );
     }
+    outcome.refused = [...reasons.values()];
     return outcome;
   }
 

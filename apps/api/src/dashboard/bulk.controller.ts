@@ -4,9 +4,9 @@ import { BulkActions, bulkRequest } from './bulk-actions';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { bulkConfirmationPage } from './views/entries';
+import { bulkConfirmationPage, listPath } from './views/entries';
 
-/** The entries list's bulk actions: a page that says how many and asks (GET, changes nothing), then the action (POST). */
+/** The entries list's bulk actions: a page that says how many and asks (GET, changes nothing), then the action (POST), back to the list as it was filtered. */
 @Controller('dashboard/:productId/:mode/entries/bulk')
 @UseGuards(DashboardGuard)
 @UseFilters(LoginRedirect)
@@ -19,13 +19,13 @@ export class DashboardBulkController {
   @Get()
   async ask(@InProduct() at: ProductPage, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
     const request = bulkRequest(query);
-    const count = (await this.bulk.targets(at.scope, request)).length;
-    await this.replies.page(reply, 200, bulkConfirmationPage(at, request, count));
+    await this.replies.page(reply, 200, bulkConfirmationPage(at, request, await this.bulk.forecast(at.scope, request)));
   }
 
   @Post()
   async apply(@InProduct() at: ProductPage, @Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<void> {
-    const outcome = await this.bulk.apply(at.scope, bulkRequest(body), reply.request.id);
-    await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { bulk: outcome });
+    const request = bulkRequest(body);
+    const outcome = await this.bulk.apply(at.scope, request, reply.request.id);
+    await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { bulk: outcome }, listPath(at, request.filters));
   }
 }

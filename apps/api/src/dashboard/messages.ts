@@ -1,4 +1,4 @@
-import { createIntl } from '@formatjs/intl';
+import { createIntl, createIntlCache } from '@formatjs/intl';
 import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
 import type { ImportReport } from '../imports/imports.dto';
@@ -93,13 +93,34 @@ export function entryMessage(key: string): string | undefined {
   return DONE.get(key) ?? wordsFor(key, 'places');
 }
 
-// The dashboard speaks English only: its messages are written where they are used, not in the catalogues.
-const english = createIntl({ locale: 'en', onError: (error) => { throw error; } });
+const intl = createIntl({ locale: 'en', onError: (error) => { throw error; } }, createIntlCache());
 
 /**
- * A dashboard sentence with counts, an ICU message as the mails' catalogues write them (e.g.
- * `{created, plural, one {# entry} other {# entries}}`), formatted by the same formatjs plural rules.
+ * A dashboard sentence with counts, written as an ICU message ("{count, plural, one {# entry} other {#
+ * entries}}"), so that its plurals follow the language's rules as the mails' catalogues do
+ * (libs/shared/src/i18n) and its numbers are grouped (1,000): never "1 entries". Each message is
+ * compiled once.
  */
-export function counted(sentence: string, counts: Record<string, number>): string {
-  return english.formatMessage({ id: sentence, defaultMessage: sentence }, counts);
+export function counted(message: string, values: Record<string, string | number>): string {
+  return intl.formatters.getMessageFormat(message, 'en').format(values) as string;
+}
+
+/** "1 entry", "2 entries". */
+export const entriesCount = (count: number): string => counted('{count, plural, one {# entry} other {# entries}}', { count });
+
+/** Several entries of a bulk action refused for one reason, in one sentence, by error code. */
+const REFUSED_COUNTED = new Map<string, string>([
+  ['not_confirmed', '{count, plural, one {# entry has} other {# entries have}} not confirmed {count, plural, one {its address} other {their addresses}} yet.'],
+  ['already_invited', '{count, plural, one {# entry was} other {# entries were}} already invited (or {count, plural, one {is} other {are}} being invited right now).'],
+  ['not_invited', '{count, plural, one {# entry has} other {# entries have}} not been invited yet.'],
+  ['already_redeemed', '{count, plural, one {# entry has} other {# entries have}} already used {count, plural, one {its invitation} other {their invitations}}.'],
+  ['idempotency_in_progress', '{count, plural, one {An invitation mail for # entry is} other {Invitation mails for # entries are}} being sent right now.'],
+  ['mail_failed', 'The mail server did not take the invitation mails of {count, plural, one {# entry} other {# entries}}; nothing was changed for them. Try again.'],
+  ['capacity_reached', '{count, plural, one {# entry stays} other {# entries stay}} in line: no place is free under the capacity cap.'],
+  ['not_found', '{count, plural, one {# entry was} other {# entries were}} not found (deleted, or not of this product).'],
+]);
+
+/** Entries of a bulk action refused for one reason, once: the dashboard's sentence for its code, else the count before the refusal's words. */
+export function refusedCount(code: string, words: string, count: number): string {
+  return counted(REFUSED_COUNTED.get(code) ?? '{count, plural, one {# entry} other {# entries}}: {words}', { count, words });
 }

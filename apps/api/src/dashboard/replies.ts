@@ -29,10 +29,10 @@ export class Replies {
     await reply.redirect(path, 303);
   }
 
-  /** Redirects to the page at `path`, which shows `notice` once. */
-  async redirectWith(reply: FastifyReply, path: string, identity: DashboardIdentity, notice: Notice): Promise<void> {
+  /** Redirects to the page at `path` (or to `to`, the same page with a query), which shows `notice` once. */
+  async redirectWith(reply: FastifyReply, path: string, identity: DashboardIdentity, notice: Notice, to = path): Promise<void> {
     await this.auth.keepNotice(identity, path, notice);
-    await this.redirect(reply, path);
+    await this.redirect(reply, to);
   }
 
   /** What the page at `path` shows once, if an action left something for it. */

@@ -38,6 +38,17 @@ export class Capacity {
     return row?.capacity ?? null;
   }
 
+  /**
+   * The cap and the places free under it now, or null without a cap: what a page that asks before
+   * inviting tells. Counted without the lock, so a forecast: the invitations themselves count again.
+   */
+  async free(scope: ProductScope): Promise<{ cap: number; free: number } | null> {
+    const cap = await this.of(scope);
+    if (cap === null) return null;
+    const [{ n }]: { n: number }[] = await this.db.query(OUTSTANDING, [scope.productId, scope.mode, this.clock.now()]);
+    return { cap, free: Math.max(0, cap - n) };
+  }
+
   /** Runs `take` alone among those inviting in the product's mode, with the places free under `cap`; its holds commit with it. */
   async within<T>(scope: ProductScope, cap: number, take: (manager: EntityManager, free: number) => Promise<T>): Promise<T> {
     return this.db.transaction(async (manager) => {

@@ -13,6 +13,6 @@ import { InviteCodesService } from './invite-codes.service';
   imports: [KeysModule, LineModule],
   controllers: [InvitationsController, InvitationPageController],
   providers: [InvitationMailer, InvitationsService, InviteCodesService, Capacity],
-  exports: [InvitationsService, InviteCodesService],
+  exports: [InvitationsService, InviteCodesService, Capacity],
 })
 export class InvitationsModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, Entry, EntryRecord, INVITATION_WAIT_MS, Metrics, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
@@ -65,17 +66,51 @@ export class InvitationsService {
    * cap, a call that would take more entries than places are free answers capacity_reached.
    */
   async inviteNext(scope: ProductScope, count: number, httpRequestId?: string): Promise<InviteNextResult> {
-    const { invited, failed } = await this.inviteFront(scope, count, 'all', httpRequestId);
+    const { invited, failed } = await this.inviteFront(scope, count, 'all', randomUUID(), httpRequestId);
     return { invited, failed };
   }
 
-  /** A release's run: invite-next of what fits under the cap, min(count, cap − outstanding). */
-  async release(scope: ProductScope, count: number): Promise<ReleaseOutcome> {
-    return this.inviteFront(scope, count, 'what fits');
+  /**
+   * A release's run: invite-next of what fits under the cap, min(count, cap − outstanding), under the
+   * run's own request id, which the run records first so that another api can take it over.
+   */
+  async release(scope: ProductScope, count: number, requestId: string): Promise<ReleaseOutcome> {
+    return this.inviteFront(scope, count, 'what fits', requestId);
   }
 
-  private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', httpRequestId?: string): Promise<ReleaseOutcome> {
-    const requestId = randomUUID();
+  /**
+   * For the request of a process that died (a release run taken over): how many entries it invited,
+   * once nothing can come of it any more. Its holds are cut to HOLD_MS from now: every mail job it
+   * gave the mailer was added before now and is settled within INVITATION_WAIT_MS of that (its mails
+   * start before its deadline and end within the send bound), so when the holds of its entries still
+   * waiting have ended, each of them either went out (and is invited by it) or never will, and is
+   * back in line. Cutting a hold never lengthens one, so it is safe even beside a request still alive.
+   */
+  async outlive(scope: ProductScope, requestId: string): Promise<number> {
+    const owned = `product_id = $1 AND mode = $2 AND invite_request = $3`;
+    await this.db.query(`UPDATE entries SET invite_held_until = LEAST(invite_held_until, $4) WHERE ${owned} AND invite_held_until IS NOT NULL`, [
+      scope.productId,
+      scope.mode,
+      requestId,
+      new Date(this.clock.now().getTime() + HOLD_MS),
+    ]);
+    for (;;) {
+      const [{ until }]: { until: Date | null }[] = await this.db.query(
+        `SELECT max(invite_held_until) AS until FROM entries WHERE ${owned} AND state = 'confirmed' AND invite_held_until >= $4`,
+        [scope.productId, scope.mode, requestId, this.clock.now()],
+      );
+      if (!until) break;
+      await sleep(until.getTime() - this.clock.now().getTime() + 1);
+    }
+    const [{ n }]: { n: number }[] = await this.db.query(`SELECT count(*)::int AS n FROM entries WHERE product_id = $1 AND mode = $2 AND invited_by_request = $3`, [
+      scope.productId,
+      scope.mode,
+      requestId,
+    ]);
+    return n;
+  }
+
+  private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', requestId: string, httpRequestId?: string): Promise<ReleaseOutcome> {
     const now = this.clock.now();
     const hold = { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now };
     const { taken, skippedForCapacity } = await this.takeFront(scope, count, hold, fit);

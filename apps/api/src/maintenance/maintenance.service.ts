@@ -1,21 +1,23 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ClaimWindowSweep } from '../claim-window/claim-window.service';
 import { ReferralsService } from '../referrals/referrals.service';
+import { ReleaseRunner } from '../releases/release-runner';
 import { ReleaseSchedulers } from '../releases/release-schedulers';
 import { DELIVERY_LOG } from '../webhooks/delivery-log';
 
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
 
-/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired, credits referrals whose wait is over, sweeps the claim windows, reconciles the release schedulers. */
+/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired, credits referrals whose wait is over, sweeps the claim windows, reconciles the release schedulers and takes over the release runs whose process died. */
 @Injectable()
-export class MaintenanceService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MaintenanceService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MaintenanceService.name);
-  private round: Promise<unknown> = Promise.resolve();
+  /** Rounds under way: one that finishes a release run it took over outlasts the next ones. */
+  private readonly rounds = new Set<Promise<unknown>>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -25,32 +27,51 @@ export class MaintenanceService implements OnApplicationBootstrap, OnApplication
     private readonly referrals: ReferralsService,
     private readonly claimWindows: ClaimWindowSweep,
     private readonly releases: ReleaseSchedulers,
+    private readonly runner: ReleaseRunner,
   ) {}
 
   onApplicationBootstrap(): void {
     const timer = setInterval(() => {
-      this.round = this.runOnce().catch((error: Error) => this.logger.error(`Maintenance failed: ${error.message}`, error.stack));
+      const round = this.runOnce()
+        .catch((error: Error) => this.logger.error(`Maintenance failed: ${error.message}`, error.stack))
+        .finally(() => this.rounds.delete(round));
+      this.rounds.add(round);
     }, this.config.MAINTENANCE_INTERVAL);
     this.scheduler.addInterval('maintenance', timer);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.round;
+  /** Before the connections close: a round may be finishing a release run it took over, under the run's lock. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.rounds);
   }
 
   /**
    * One round; false when another replica holds the lock and does it. The claim windows are swept
    * after the round's transaction, in batches of their own (each safe beside another sweep), so that
    * a large sweep holds neither the round's lock nor its rows for long; then the release schedulers
-   * are reconciled.
+   * are reconciled, and the release runs whose process died are taken over.
    */
   async runOnce(): Promise<boolean> {
     const ran = await this.purgeAndCredit();
     if (ran) {
       await this.claimWindows.sweep(this.clock.now());
       await this.reconcileReleases();
+      await this.takeOverReleaseRuns();
     }
     return ran;
+  }
+
+  /**
+   * A run whose process died is found here within one MAINTENANCE_INTERVAL, by its lock, and finished
+   * by this process: the round lasts until then (at most the invitation hold, then its mails).
+   */
+  private async takeOverReleaseRuns(): Promise<void> {
+    try {
+      const taken = await this.runner.takeOver();
+      if (taken > 0) this.logger.log(`Release runs taken over from a process that stopped: ${taken}`);
+    } catch (error) {
+      this.logger.warn(`Taking over release runs failed; the next round tries again: ${(error as Error).message}`);
+    }
   }
 
   /**

@@ -7,8 +7,8 @@ import { ReleaseSchedulers } from './release-schedulers';
 /** Releases of different products run side by side; each one mostly waits for the mailer. */
 const CONCURRENCY = 4;
 /**
- * A run in flight waits at most this long for its chunk of mails; a run cut off here leaves its
- * entries held until their batch hold ends (then back in line) and its row without finishedAt.
+ * A run in flight waits at most this long for its chunk of mails; a run cut off here gives its lock
+ * back with the process, and another api takes it over (ReleaseRunner.takeOver).
  */
 const CLOSE_TIMEOUT_MS = INVITATION_WAIT_MS + 5_000;
 

@@ -5,12 +5,13 @@ import { ReleaseRunner } from './release-runner';
 import { ReleaseSchedulers } from './release-schedulers';
 import { ReleasesController } from './releases.controller';
 import { ReleasesService } from './releases.service';
+import { RunLocks } from './run-locks';
 
 /** Scheduled releases: their routes, service, schedulers and runs (the CLI and the dashboard use the service). */
 @Module({
   imports: [KeysModule, InvitationsModule],
   controllers: [ReleasesController],
-  providers: [ReleasesService, ReleaseSchedulers, ReleaseRunner],
+  providers: [ReleasesService, ReleaseSchedulers, ReleaseRunner, RunLocks],
   exports: [ReleasesService, ReleaseSchedulers, ReleaseRunner],
 })
 export class ReleasesModule {}

@@ -7,8 +7,9 @@ import type { PlaceChangeView } from '../../line/line.dto';
 import type { ReferralView } from '../../referrals/referrals.dto';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
 import type { ReachedMilestone } from '../../referrals/referral-lists';
-import type { BulkAction, BulkOutcome, BulkRequest } from '../bulk-actions';
-import type { DetailFilters } from '../../entries/entries.service';
+import type { BulkAction, BulkForecast, BulkOutcome, BulkRequest } from '../bulk-actions';
+import { counted, entriesCount, refusedCount } from '../messages';
+import type { ListQuery } from '../../entries/entries.service';
 import { milestonesTable, referralsTable, timeline } from './referrals';
 
 export interface EntriesView {
@@ -153,36 +154,72 @@ ${line.length ? line.map(
   );
 }
 
-/** A bulk request's filters on answers and attribution, as the list's form named them. */
-function detailsHidden(details: DetailFilters | undefined): SafeHtml[] {
-  if (!details) return [];
-  const values = { utm_source: details.utmSource, utm_campaign: details.utmCampaign, question: details.answer?.key, answer: details.answer?.value };
-  return hiddenDetailFilters(Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)));
-}
-
 const DONE_WORDS: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
-const entriesWord = (count: number) => `${count.toLocaleString('en-US')} entr${count === 1 ? 'y' : 'ies'}`;
 
-/** "2 of 3 entries invited.", and the entries it did not act on, each with the reason. */
-function bulkResult(outcome: BulkOutcome): SafeHtml {
-  const unnamed = outcome.total - outcome.done - outcome.refused.length;
-  return html`<div role="status" class="card"><p>${outcome.done.toLocaleString('en-US')} of ${entriesWord(outcome.total)} ${DONE_WORDS[outcome.action]}.</p>
-${outcome.refused.length ? html`<ul>${outcome.refused.map((refused) => html`<li>${refused.entry}: ${refused.words}</li>`)}</ul>` : ''}
-${unnamed > 0 ? html`<p class="muted">And ${entriesWord(unnamed)} more, not named here.</p>` : ''}</div>`;
+/** The entries list's filters as its address carries them, so that a bulk action's pages lead back to the list as it was. */
+export function listFilters(filters: ListQuery): Record<string, string> {
+  const { details } = filters;
+  const values = {
+    email: filters.email ?? filters.emailContains,
+    state: filters.state,
+    utm_source: details?.utmSource,
+    utm_campaign: details?.utmCampaign,
+    question: details?.answer?.key,
+    answer: details?.answer?.value,
+  };
+  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 }
 
-/** What a bulk action will do to how many entries; its button posts the same request. */
-export function bulkConfirmationPage(at: ProductPage, request: BulkRequest, count: number): string {
-  const entries = entriesWord(count);
+/** The entries list with the filters of a bulk request. */
+export function listPath(at: ProductPage, filters: ListQuery): string {
+  const query = new URLSearchParams(listFilters(filters)).toString();
+  return `${at.base}/entries${query ? `?${query}` : ''}`;
+}
+
+/** "2 of 3 entries invited.", then each reason the others were refused for, once, with the entries it names. */
+function bulkResult(outcome: BulkOutcome): SafeHtml {
+  const named = outcome.refused.reduce((sum, reason) => sum + reason.named.length, 0);
+  const unnamed = outcome.total - outcome.done - named;
+  return html`<div role="status" class="card"><p>${counted(`{done, number} of {total, plural, one {# entry} other {# entries}} ${DONE_WORDS[outcome.action]}.`, { done: outcome.done, total: outcome.total })}</p>
+${outcome.refused.length ? html`<ul>${outcome.refused.map((reason) =>
+    reason.count === 1 && reason.named.length === 1
+      ? html`<li>${reason.named[0]}: ${reason.words}</li>`
+      : html`<li>${refusedCount(reason.code, reason.words, reason.count)}${reason.named.length ? html` <span class="muted">${reason.named.join(', ')}${reason.named.length < reason.count ? ', …' : ''}</span>` : ''}</li>`,
+  )}</ul>` : ''}
+${unnamed > 0 ? html`<p class="muted">${counted('{count, plural, one {# entry is} other {# entries are}} not named here.', { count: unnamed })}</p>` : ''}</div>`;
+}
+
+/** What the invitations will do under a capacity cap: how many it lets through, and why; null without a cap or when it lets every waiting entry through. */
+function capacityForecast(forecast: BulkForecast): { title: string; words: string; button?: string } | null {
+  const { count, capacity } = forecast;
+  if (!capacity || capacity.free >= capacity.waiting) return null;
+  const cap = counted('the capacity cap of {cap, plural, one {# invited entry} other {# invited entries}} not yet redeemed', { cap: capacity.cap });
+  if (capacity.free === 0) {
+    const title = counted('None of the {count, plural, one {# entry} other {# entries}} can be invited now', { count });
+    return { title, words: `${title}: ${cap} is reached. A place comes free when an invited entry redeems or its code expires, or with a higher cap (Settings).` };
+  }
+  const values = { fits: capacity.free, count, stay: capacity.waiting - capacity.free, free: capacity.free };
+  const button = counted('Invite {fits, number} of {count, plural, one {# entry} other {# entries}}', values);
+  return {
+    title: `${button}?`,
+    button,
+    words: counted(`{free, plural, one {# place is} other {# places are}} free under ${cap}: {fits, plural, one {# entry} other {# entries}} will be invited, the other {stay, number} stay in line.`, values),
+  };
+}
+
+/** What a bulk action will do to how many entries; its button posts the same request, and both lead back to the list as it was. */
+export function bulkConfirmationPage(at: ProductPage, request: BulkRequest, forecast: BulkForecast): string {
+  const entries = entriesCount(forecast.count);
   const others = 'Entries it cannot act on are left as they are and listed with the reason afterwards.';
+  const capped = capacityForecast(forecast);
   const ask = {
     invite: {
-      title: `Invite ${entries}?`,
-      lost: html`<p>Each waiting entry gets an invitation mail with a personal code and leaves the line. ${others}</p>`,
-      button: `Invite ${entries}`,
+      title: capped?.title ?? `Invite ${entries}?`,
+      lost: html`${capped ? html`<p>${capped.words}</p>` : ''}<p>Each waiting entry gets an invitation mail with a personal code and leaves the line. ${others}</p>`,
+      button: capped ? capped.button : `Invite ${entries}`,
     },
     'move-up': {
-      title: `Move up ${entries} by ${request.places} place${request.places === 1 ? '' : 's'} each?`,
+      title: counted('Move up {entries} by {places, plural, one {# place} other {# places}} each?', { entries, places: request.places! }),
       lost: html`<p>Each waiting entry moves up by that many places, on top of what its referrals give. ${others}</p>`,
       button: `Move up ${entries}`,
     },
@@ -194,9 +231,7 @@ Webhook endpoints get an entry.deleted event for each. The addresses may sign up
     },
   }[request.action];
   const hidden = (name: string, value: string | number | undefined) => (value === undefined || value === '' ? '' : html`<input type="hidden" name="${name}" value="${String(value)}">`);
-  const filter = request.filters.email ?? request.filters.emailContains;
-  const fields = html`${hidden('action', request.action)}${hidden('places', request.places)}${
-    request.ids ? request.ids.map((id) => hidden('ids', id)) : html`${hidden('scope', 'filter')}${hidden('email', filter)}${hidden('state', request.filters.state)}${detailsHidden(request.filters.details)}`
-  }`;
-  return confirmationPage(at, 'entries', { ...ask, action: `${at.base}/entries/bulk`, back: `${at.base}/entries`, fields });
+  const filters = Object.entries(listFilters(request.filters)).map(([name, value]) => hidden(name, value));
+  const fields = html`${hidden('action', request.action)}${hidden('places', request.places)}${request.ids ? request.ids.map((id) => hidden('ids', id)) : hidden('scope', 'filter')}${filters}`;
+  return confirmationPage(at, 'entries', { ...ask, action: `${at.base}/entries/bulk`, back: listPath(at, request.filters), fields });
 }

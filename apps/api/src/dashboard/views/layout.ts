@@ -83,7 +83,8 @@ export interface Confirmation {
   lost: SafeHtml;
   /** Where the button posts: the action's own route. */
   action: string;
-  button: string;
+  /** None when nothing would happen: the page only says why, and leads back. */
+  button?: string;
   /** Where "Cancel" goes. */
   back: string;
   /** What the button posts beside the CSRF token. */
@@ -96,7 +97,7 @@ export function confirmationPage(at: ProductPage, section: string, ask: Confirma
     ask.title,
     html`<h1>${ask.title}</h1>
 <div class="card confirm">${ask.lost}
-<p>${postButton(at.identity, ask.action, ask.button, 'danger', ask.fields)}<a href="${ask.back}">Cancel</a></p></div>`,
+<p>${ask.button ? html`${postButton(at.identity, ask.action, ask.button, 'danger', ask.fields)}<a href="${ask.back}">Cancel</a>` : html`<a href="${ask.back}">Back</a>`}</p></div>`,
     bar(at.identity, at, section),
   );
 }

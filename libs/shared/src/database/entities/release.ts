@@ -30,6 +30,8 @@ export class ReleaseRun {
   @Column('int') failed!: number;
   @Column('int', { name: 'skipped_for_capacity' }) skippedForCapacity!: number;
   @Column('text', { name: 'failed_entry_ids', array: true }) failedEntryIds!: string[];
+  /** The request its entries are held and invited under: the api running it, or the one that took it over. */
+  @Column('text', { name: 'request_id', nullable: true }) requestId!: string | null;
   /** Why the run stopped before its end (PostgreSQL or Redis away); null when it ran. */
   @Column('text', { nullable: true }) error!: string | null;
 }
