@@ -157,6 +157,8 @@ describe('dashboard: bulk actions on entries', () => {
       expect(one).toContain('Invite 1 of 5 entries?');
       expect(one).toContain('1 place is free under the capacity cap');
       expect(one).not.toMatch(/\b1 (entries|places)\b/);
+      await products.update(acme.id, { capacity: outstanding + 7 });
+      expect((await show(`${base()}/bulk?${filter}`)).text).toContain('4 entries will be invited, the other 1 stays in line.');
     } finally {
       await products.update(acme.id, { capacity: null });
     }

@@ -78,4 +78,13 @@ describe('the script-tag form status rate limit', () => {
     // Another address has its own budget.
     expect((await ask('203.0.113.6')).status).toBe(200);
   });
+
+  it('counts an IPv6 /64 as one client, whichever of its addresses asks; another /64 has its own budget', async () => {
+    const product = await stack.createProduct();
+    const ask = (remoteAddress: string) =>
+      stack.request({ method: 'POST', url: '/public/v1/signups/status', remoteAddress, body: { key: product.keys.test.publishable, watch: 'q3V9w2xZr8mN4bK7tY1pLc' } });
+    const statuses = [];
+    for (const address of ['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:ffff::3', '2001:db8:5:6::4', '2001:db8:5:7::1']) statuses.push((await ask(address)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 200]);
+  });
 });

@@ -140,6 +140,28 @@ describe('releases', () => {
     expect((await releases.run(release.id)).json()).toMatchObject({ asked: 5, invited: 0, skippedForCapacity: 5 });
   });
 
+  it("closes a run of an older api (no request named, no lock) as unknown only once it has had an hour: during a rolling upgrade that api may still run it", async () => {
+    const releases = client(await stack.createProduct());
+    const release = (await releases.create({ count: 3, pattern: '0 9 * * 1', timeZone: 'UTC' })).json();
+    const started = async (msAgo: number) => {
+      const [{ id }]: { id: string }[] = await stack.db.query(
+        `INSERT INTO release_runs (id, release_id, started_at, asked) VALUES ('run_' || md5(random()::text), $1, now() - make_interval(secs => $2::float / 1000), 3) RETURNING id`,
+        [release.id, msAgo],
+      );
+      return id;
+    };
+    const [young, old] = [await started(5 * 60_000), await started(61 * 60_000)];
+    await stack.api.get(ReleaseRunner).takeOver();
+    const runs: { id: string; finished: boolean; error: string | null }[] = await stack.db.query(
+      `SELECT id, finished_at IS NOT NULL AS finished, error FROM release_runs WHERE id = ANY($1)`,
+      [[young, old]],
+    );
+    expect(Object.fromEntries(runs.map((run) => [run.id, [run.finished, run.error]]))).toEqual({
+      [young]: [false, null],
+      [old]: [true, expect.stringMatching(/stopped before it finished/)],
+    });
+  });
+
   it('runs a tick once, however often it fires, and only while the release is active', async () => {
     const product = await stack.createProduct();
     await seedLine(stack, { productId: product.id, mode: 'test' }, 10, `guard-${product.id}`);

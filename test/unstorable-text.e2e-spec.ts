@@ -61,7 +61,16 @@ describe('unstorable text', () => {
     expect(await stack.db.getRepository(EntryRecord).countBy({ email: 'lone-answer@example.com' })).toBe(0);
   });
 
-  it('an import with a NUL in each kind of cell answers without a 5xx and keeps no NUL', async () => {
+  it('an invitation code holding a NUL or half a character is one that is not valid, to verify and to redeem (SPEC.md)', async () => {
+    for (const token of [`code\u0000x`, `code${LONE}x`]) {
+      for (const route of ['verify', 'redeem']) {
+        const response = await stack.request({ method: 'POST', url: `/api/v1/invites/${route}`, headers: bearer(product.keys.test.secret), body: { token } });
+        expect([route, response.status, response.json()]).toEqual([route, 200, { valid: false }]);
+      }
+    }
+  });
+
+  it('an import with a NUL in each kind of cell answers its dry run and its import, never a 5xx', async () => {
     const header = 'email,created_at,referral_code,referred_by,referral_count,status,id';
     const mapping = { email: 'email', created_at: 'createdAt', referral_code: 'referralCode', referred_by: 'referredBy', referral_count: 'referralCount', status: 'state', id: 'id' };
     const cells = ['a\u0000@example.com', '2026-01-01\u0000', 'code\u0000x', 'ref\u0000x', '1\u0000', 'confirmed\u0000', 'id\u0000x'];
@@ -148,14 +157,14 @@ function routeOf(action: string, routes: DashboardRoute[]): string | undefined {
   return route?.path;
 }
 
+/** What a page that asks before an action is opened with. */
+const PAGE_QUERIES: Record<string, string> = { ':productId/:mode/entries/bulk': '?action=move-up&places=1&scope=filter&state=confirmed&utm_source=x' };
+
 /**
  * Every form of every dashboard page, each text field in turn holding a NUL and then a lone surrogate
  * (posted as JSON, which can carry both): never a 5xx, and nothing changes, so that nothing unstorable
  * is kept (not even as the U+FFFD that PostgreSQL text would make of a lone surrogate).
  */
-/** What a page that asks before an action is opened with. */
-const PAGE_QUERIES: Record<string, string> = { ':productId/:mode/entries/bulk': '?action=move-up&places=1&scope=filter&state=confirmed&utm_source=x' };
-
 describe('every dashboard form, each text field holding unstorable text', () => {
   let stack: Stack;
   let product: Product;

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig, Metrics, RateLimit, RedisClient } from '@app/sha
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AddressKeys } from './address-keys';
+import { limitedClient } from './client-network';
 import { ApiError } from './api-error';
 import type { ProductScope } from './scope';
 
@@ -121,15 +122,15 @@ export class RateLimits {
     if (wait !== null) throw this.rejected('api', `Too many requests with this key; try again in ${wait} s.`, wait);
   }
 
-  /** Public sign-ups per IP: over the limit is 429 rate_limited with Retry-After. */
+  /** Public sign-ups per IP (an IPv6 /64 counts as one): over the limit is 429 rate_limited with Retry-After. */
   async signupFromIp(ip: string): Promise<void> {
-    const wait = await this.signupIp.take(ip);
+    const wait = await this.signupIp.take(limitedClient(ip));
     if (wait !== null) throw this.rejected('signup', `Too many sign-ups from this address; try again in ${wait} s.`, wait);
   }
 
-  /** The script-tag form's questions per IP (POST /public/v1/signups/status): 429 rate_limited with Retry-After. */
+  /** The script-tag form's questions per IP (POST /public/v1/signups/status; an IPv6 /64 counts as one): 429 rate_limited with Retry-After. */
   async signupStatusFromIp(ip: string): Promise<void> {
-    const wait = await this.signupStatus.take(ip);
+    const wait = await this.signupStatus.take(limitedClient(ip));
     if (wait !== null) throw this.rejected('signup_status', `Too many questions from this address; try again in ${wait} s.`, wait);
   }
 

@@ -9,9 +9,10 @@ import { ApiError } from './api-error';
 export const UNREADABLE_BODY = Symbol('unreadable body');
 
 /**
- * Marks a field of an object schema whose value the schema takes as it comes (z.unknown) for code of their own
- * to read, which applies the text rule itself: the sign-up's answers (refused naming the question) and
- * attribution (bad characters dropped). parseInput's check of the output leaves them alone.
+ * Marks a field of an object schema whose text has a rule of its own, which parseInput's check of the
+ * output leaves alone: the sign-up's answers (refused naming the question) and attribution (bad
+ * characters dropped), taken as they come for code of their own to read, and an invitation code, which is
+ * only hashed and compared (one PostgreSQL could not store is a code that is not valid, as SPEC.md says).
  */
 const OWN_TEXT_RULE = new WeakSet<z.ZodType>();
 

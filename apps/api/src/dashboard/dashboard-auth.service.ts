@@ -19,6 +19,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { DataSource, LessThan, MoreThan } from 'typeorm';
 import { AddressKeys } from '../common/address-keys';
 import { ApiError } from '../common/api-error';
+import { limitedClient } from '../common/client-network';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Notice } from './messages';
 
@@ -98,7 +99,7 @@ export class DashboardAuthService {
    */
   async logIn(email: string, password: string, ip: string): Promise<string> {
     const address = normalizeEmail(email) ?? '';
-    const taken = await this.takeAttempt([`ip:${ip}`, `email:${this.addresses.of(address)}`]);
+    const taken = await this.takeAttempt([`ip:${limitedClient(ip)}`, `email:${this.addresses.of(address)}`]);
     const user = await this.passwordHolder(address, password).catch(async (error: unknown) => {
       await this.giveBack(taken);
       throw error;

@@ -21,16 +21,22 @@ export function digits(value: unknown): number {
 /** A form parsed with a schema; the first problem is invalid_request naming its field, in the dashboard's words. */
 export function parseForm<T extends z.ZodType>(schema: T, form: unknown): z.output<T> {
   const result = schema.safeParse(form);
-  if (result.success) return storableForm(result.data, unstorableField(schema, result.data));
+  if (result.success) return refuseUnstorable(result.data, unstorableField(schema, result.data));
   const issue = result.error.issues[0];
   const param = issue.path.length ? String(issue.path[0]) : undefined;
   throw new ApiError('invalid_request', (param && fieldWords(param)) || `${issue.message}.`, { param });
 }
 
 /** A form's fields as given, or invalid_request naming the first field whose text PostgreSQL cannot store (libs/shared text.ts). */
-export function storableForm<T>(fields: T, param = unstorableTextAt(fields)?.join('.')): T {
+export function storableForm<T>(fields: T): T {
+  return refuseUnstorable(fields, unstorableTextAt(fields)?.join('.'));
+}
+
+/** The fields, or invalid_request naming the field at `param`, the path where unstorable text was found. */
+function refuseUnstorable<T>(fields: T, param: string | undefined): T {
   if (param === undefined) return fields;
   const field = param.split('.')[0];
+  if (!field) throw new ApiError('invalid_request', `The form ${UNSTORABLE_TEXT}.`);
   throw new ApiError('invalid_request', `The field “${field}” ${UNSTORABLE_TEXT}.`, { param: field });
 }
 

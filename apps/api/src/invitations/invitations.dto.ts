@@ -1,7 +1,7 @@
 import { normalizeEmail } from '@app/shared';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
-import { wholeNumber } from '../common/validation';
+import { ownTextRule, wholeNumber } from '../common/validation';
 
 const ENTRY_IDS = z.array(z.string()).meta({ example: ['ent_5f0c2a9e4b7d1c3a8e6f9b20'] });
 
@@ -18,11 +18,13 @@ export type InviteNextResult = z.infer<typeof INVITE_NEXT_RESULT>;
 
 /** verify's and redeem's body. */
 export const TOKEN = z.object({
-  token: z
-    .string({ message: 'expected the invite code as a string' })
-    .min(1)
-    .max(512)
-    .meta({ description: 'The invite query parameter the product received.', example: 'UL8jGQTF_RY-RaKPxkoQFJOB_es8LU5eDKfDIAkPmO0' }),
+  token: ownTextRule(
+    z
+      .string({ message: 'expected the invite code as a string' })
+      .min(1)
+      .max(512)
+      .meta({ description: 'The invite query parameter the product received.', example: 'UL8jGQTF_RY-RaKPxkoQFJOB_es8LU5eDKfDIAkPmO0' }),
+  ),
 });
 
 /** The invited check's address, in the body or the query. It knows one error: whatever is wrong with it is invalid_email. */

@@ -40,8 +40,12 @@ export class MaintenanceService implements OnApplicationBootstrap, BeforeApplica
     this.scheduler.addInterval('maintenance', timer);
   }
 
-  /** Before the connections close: a round may be finishing a release run it took over, under the run's lock. */
+  /**
+   * Before the connections close: a round may be finishing a release run it took over, under the run's
+   * lock. No round starts meanwhile (the scheduler would stop the timer only after this).
+   */
   async beforeApplicationShutdown(): Promise<void> {
+    this.scheduler.deleteInterval('maintenance');
     await Promise.all(this.rounds);
   }
 

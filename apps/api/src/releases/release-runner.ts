@@ -12,6 +12,11 @@ import { RunLocks } from './run-locks';
 /** A run that failed: it stopped with an error, or not one of its mails went out. The alert counts these. */
 export const FAILED_RUN = `(error IS NOT NULL OR (failed > 0 AND invited = 0))`;
 const UNKNOWN_OUTCOME = 'The process running it stopped before it finished; its invited entries are in the list as invited.';
+/**
+ * A run of an api from before runs named their request holds no lock, so it looks orphaned while that
+ * api may still be running it (a rolling upgrade): it is closed only once it has had an hour.
+ */
+const UNNAMED_RUN_GRACE_MS = 60 * 60_000;
 
 /**
  * Runs a release: invite-next of min(count, free places under the cap) for its product and mode, the
@@ -99,7 +104,8 @@ export class ReleaseRunner {
    */
   async takeOver(): Promise<number> {
     const unfinished: { id: string }[] = await this.db.query(`SELECT id FROM release_runs WHERE finished_at IS NULL ORDER BY started_at`);
-    const taken = await Promise.all(
+    // Settled each: one that fails must not leave the others running unawaited (the next round retries it).
+    const taken = await Promise.allSettled(
       unfinished.map(async ({ id }) => {
         if (!(await this.locks.take(id))) return false;
         try {
@@ -109,17 +115,21 @@ export class ReleaseRunner {
         }
       }),
     );
-    return taken.filter(Boolean).length;
+    const failed = taken.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return taken.filter((outcome) => outcome.status === 'fulfilled' && outcome.value).length;
   }
 
   private async resume(runId: string): Promise<boolean> {
-    const [run]: { release_id: string; request_id: string | null; finished_at: Date | null }[] = await this.db.query(
-      'SELECT release_id, request_id, finished_at FROM release_runs WHERE id = $1',
+    const [run]: { release_id: string; request_id: string | null; finished_at: Date | null; started_at: Date }[] = await this.db.query(
+      'SELECT release_id, request_id, finished_at, started_at FROM release_runs WHERE id = $1',
       [runId],
     );
     // Finished between the look and the lock, or deleted with its release.
     if (!run || run.finished_at) return false;
-    const release = await this.db.getRepository(Release).findOneByOrFail({ id: run.release_id });
+    if (!run.request_id && this.clock.now().getTime() - run.started_at.getTime() < UNNAMED_RUN_GRACE_MS) return false;
+    const release = await this.db.getRepository(Release).findOneBy({ id: run.release_id });
+    if (!release) return false;
     this.logger.warn(`Release ${release.id} run ${runId}: the process running it stopped; taking it over`);
     if (!run.request_id) {
       await this.db.query(`UPDATE release_runs SET finished_at = $2, error = $3 WHERE id = $1 AND finished_at IS NULL`, [runId, this.clock.now(), UNKNOWN_OUTCOME]);

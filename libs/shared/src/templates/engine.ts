@@ -17,7 +17,7 @@ export interface CompiledTemplate {
 }
 
 const PART_WORDS: Record<TemplatePart, string> = { subject: 'the subject', text: 'the text', html: 'the HTML' };
-/** A part's most characters (code points: an emoji is one, as a person counts it). */
+/** A part's most characters, counted in code points (😀 is one; a ZWJ sequence is one per part). */
 export const TEMPLATE_MAX_LENGTH: Record<TemplatePart, number> = { subject: 300, text: 50_000, html: 100_000 };
 
 /** Why a template was refused, with where in which part. */

@@ -157,7 +157,7 @@ ${line.length ? line.map(
 const DONE_WORDS: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
 
 /** The entries list's filters as its address carries them, so that a bulk action's pages lead back to the list as it was. */
-export function listFilters(filters: ListQuery): Record<string, string> {
+function listFilters(filters: ListQuery): Record<string, string> {
   const { details } = filters;
   const values = {
     email: filters.email ?? filters.emailContains,
@@ -203,7 +203,7 @@ function capacityForecast(forecast: BulkForecast): { title: string; words: strin
   return {
     title: `${button}?`,
     button,
-    words: counted(`{free, plural, one {# place is} other {# places are}} free under ${cap}: {fits, plural, one {# entry} other {# entries}} will be invited, the other {stay, number} stay in line.`, values),
+    words: counted('{free, plural, one {# place is} other {# places are}} free under {cap}: {fits, plural, one {# entry} other {# entries}} will be invited, {stay, plural, one {the other # stays} other {the other # stay}} in line.', { ...values, cap }),
   };
 }
 

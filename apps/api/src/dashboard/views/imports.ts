@@ -64,7 +64,7 @@ ${report.problems.length ? html`<h2>Bad rows</h2><div class="scroll"><table><tr>
 export function importPage(at: ProductPage, view: ImportView, fields: ImportFields = NO_FIELDS): string {
   const body = view.report
     ? html`<h2>Dry run: nothing was written</h2>${reportOf(view.report)}
-<h2>Import</h2><p>Choose the same file again to import it as above; another file, or other options, are refused.</p>${uploadForm(at, fields, view.report)}`
+<h2>Import</h2><p>Choose the same file again to import it as above; another file, or another mapping or state, is refused.</p>${uploadForm(at, fields, view.report)}`
     : html`<p>A CSV export of GetWaitlist, Waitlister, Prefinery, Viral Loops or LaunchList, this service's own download, or any
 file whose columns you name. Entries keep their sign-up time and order and join the line behind everyone waiting; addresses already
 here, and those deleted or unsubscribed before, are left out. First a dry run shows what will happen; nothing is written until you import.</p>
