@@ -212,6 +212,16 @@ const ROWS: Row[] = [
 
   // ── Invitation endpoints ─────────────────────────────────────────────────────────────────────
   { name: 'invite-next without count', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({}), status: 400, code: 'invalid_request' },
+  // ── Text PostgreSQL cannot store, in the API's stored JSON fields (a release's) ─────────────
+  ...[
+    // As JSON escapes: the body is written as it goes on the wire.
+    ['a NUL', 'a\\u0000b'],
+    ['half a character', 'a\\ud83db'],
+  ].flatMap(([what, text]) => [
+    { name: `a release whose pattern holds ${what}`, method: 'POST', url: '/api/v1/releases', contentType: JSON_TYPE, body: `{"count":1,"pattern":"0 9 * * 1${text}","timeZone":"UTC"}`, status: 400, code: 'invalid_request' } as const,
+    { name: `a release whose time zone holds ${what}`, method: 'POST', url: '/api/v1/releases', contentType: JSON_TYPE, body: `{"count":1,"pattern":"0 9 * * 1","timeZone":"UTC${text}"}`, status: 400, code: 'invalid_request' } as const,
+    { name: `an address to check holding ${what}`, method: 'POST', url: '/api/v1/invited', contentType: JSON_TYPE, body: `{"email":"a${text}@example.com"}`, status: 400, code: 'invalid_email' } as const,
+  ]),
   { name: 'invite-next count 0', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: 0 }), status: 400, code: 'invalid_request' },
   { name: 'invite-next count 1001', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: 1001 }), status: 400, code: 'invalid_request' },
   { name: 'invite-next count as a string', method: 'POST', url: '/api/v1/entries/invite-next', contentType: JSON_TYPE, body: json({ count: '5' }), status: 400, code: 'invalid_request' },
