@@ -38,6 +38,9 @@ describe('MailTransport', () => {
     const backlog = Array.from({ length: 3 }, (_, i) => transport.send(mail(`later-${i}@example.com`), { startBy: now + 60_000, boundMs: 30_000 }));
     const urgent = transport.send(mail('soon@example.com'), { startBy: now + 20_000, boundMs: 30_000 });
 
+    // Every busy mail at the server before any is let through: on a loaded machine a connection still
+    // opening would otherwise take a waiting mail's place in the order the server sees.
+    await waitFor(() => release.length === SMTP_POOL.maxConnections, 'every connection busy at the server');
     await letThrough(SMTP_POOL.maxConnections + 4);
     await Promise.all([...busy, ...backlog, urgent]);
     expect(sink.mails.slice(SMTP_POOL.maxConnections).map((sent) => sent.to)).toEqual([
