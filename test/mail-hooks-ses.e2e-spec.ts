@@ -14,7 +14,7 @@ const SIGNED = {
   SubscriptionConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
 } as const;
 
-type SnsFields = Record<string, string> & { Type: keyof typeof SIGNED };
+type SnsFields = Record<string, string> & { Type: keyof typeof SIGNED; MessageId: string; TopicArn: string };
 
 /** An SES bounce notification as SES documents it (notificationType; eventType for a configuration set's events). */
 function sesBounce(bounceType: string, addresses: string[], field: 'notificationType' | 'eventType' = 'notificationType') {
@@ -75,7 +75,7 @@ describe('the Amazon SES hook (through SNS)', () => {
   beforeEach(() => applied.clear());
 
   /** A message signed as Amazon SNS signs: the documented string of its fields, SHA1withRSA (1) or SHA256withRSA (2). */
-  function signed(fields: SnsFields, version = '2', key = signing.key, certUrl = `${base}${CERT_PATH}`) {
+  function signed(fields: SnsFields, version = '2', key = signing.key, certUrl = `${base}${CERT_PATH}`): SnsFields {
     const text = SIGNED[fields.Type].filter((name) => fields[name] !== undefined).map((name) => `${name}\n${fields[name]}\n`).join('');
     const signature = sign(version === '1' ? 'sha1' : 'sha256', Buffer.from(text, 'utf8'), createPrivateKey(key)).toString('base64');
     return { ...fields, SignatureVersion: version, Signature: signature, SigningCertURL: certUrl, UnsubscribeURL: `${base}/unsubscribe` };
