@@ -1,5 +1,4 @@
 import type { MailFeedback } from '@app/shared';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
@@ -52,12 +51,6 @@ export function readPayload<T extends z.ZodType>(schema: T, value: unknown, wher
 export function header(call: HookCall, name: string): string | undefined {
   const value = call.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** Compared as hashes, so that neither the content nor the length of a secret leaks through timing. */
-export function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** An ISO 8601 timestamp with its offset, read as a Date. */

@@ -1,6 +1,6 @@
-import type { AppConfig, FeedbackKind } from '@app/shared';
+import { AppConfig, FeedbackKind, sameSecret } from '@app/shared';
 import { z } from 'zod';
-import { header, ISO_TIME, jsonBody, MailHook, readPayload, sameSecret, unauthorized } from './mail-hook';
+import { header, ISO_TIME, jsonBody, MailHook, readPayload, unauthorized } from './mail-hook';
 
 const RECORD = z.object({ RecordType: z.string() });
 
