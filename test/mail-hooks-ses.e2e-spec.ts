@@ -139,7 +139,7 @@ describe('the Amazon SES hook (through SNS)', () => {
     expect(requests.filter((url) => url === CERT_PATH)).toHaveLength(1);
   });
 
-  it('refuses (401) an unsigned message, another key’s signature, a changed message, an unknown SignatureVersion, a topic not listed, and certificates off SNS’s hosts or over http, which it never fetches', async () => {
+  it('refuses (401) an unsigned message, another key’s signature, a changed message, an unknown SignatureVersion, a topic not listed, and certificates off SNS’s hosts, over http or at another path, which it never fetches', async () => {
     const fields = notification(sesBounce('Permanent', ['one@example.com']));
     const good = signed(fields);
     const unsigned: Record<string, string> = { ...good };
@@ -154,6 +154,7 @@ describe('the Amazon SES hook (through SNS)', () => {
       signed(fields, '2', signing.key, `${base.replace('127.0.0.1', 'localhost')}${CERT_PATH}`),
       signed(fields, '2', signing.key, `${base.replace('https:', 'http:')}${CERT_PATH}`),
       signed(fields, '2', signing.key, `https://user@${base.slice('https://'.length)}${CERT_PATH}`),
+      signed(fields, '2', signing.key, `${base}/confirm?Action=ConfirmSubscription`),
     ];
     for (const message of refusals) {
       const answer = await post(message);

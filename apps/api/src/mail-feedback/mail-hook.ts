@@ -6,7 +6,6 @@ import { parseInput } from '../common/validation';
 
 /** The providers with a hook; the others of MailFeedback (smtp) report without one. */
 export type HookProvider = Exclude<MailFeedback['provider'], 'smtp'>;
-export const HOOK_PROVIDERS: readonly HookProvider[] = ['ses', 'postmark', 'resend', 'sendgrid', 'mailgun'];
 
 /** A provider's call, as it arrived: a signature covers the body's bytes, never a re-serialised body. */
 export interface HookCall {

@@ -5,7 +5,7 @@ import { HookCall } from './mail-hook';
 import { MailHooksService } from './mail-hooks.service';
 
 /** SendGrid posts events in batches of up to 768 KiB, SNS messages up to 256 KiB. */
-export const MAIL_HOOK_BODY_LIMIT = 1024 * 1024;
+const MAIL_HOOK_BODY_LIMIT = 1024 * 1024;
 
 /** The call as it arrived: its headers and the body's bytes, which the signatures cover. */
 const Call = createParamDecorator((_: unknown, context: ExecutionContext): HookCall => {

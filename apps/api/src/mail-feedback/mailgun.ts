@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { jsonBody, MailHook, readPayload, unauthorized } from './mail-hook';
 
 /** How far a call's signed timestamp may be from now; the tokens seen are kept longer (MailHooksService). */
-export const MAILGUN_TOLERANCE_MS = 15 * 60_000;
+const MAILGUN_TOLERANCE_MS = 15 * 60_000;
 
 const SIGNED = z.object({
   signature: z.object({

@@ -40,6 +40,9 @@ export function stringToSign(message: SnsMessage): string {
     .join('');
 }
 
+/** Where SNS keeps its certificates; nothing else on its hosts is fetched for a message. */
+const CERTIFICATE_PATH = /^\/SimpleNotificationService-[A-Za-z0-9_-]+\.pem$/;
+
 /** A certificate is a few KiB; anything much larger is not one. */
 const MAX_FETCHED_BYTES = 64 * 1024;
 const FETCH_TIMEOUT_MS = 5000;
@@ -65,7 +68,7 @@ export class SnsMessages {
       throw new ApiError('invalid_request', `A ${message.Type} carries a SubscribeURL and a Token.`);
     }
     const url = this.snsUrl(message.SigningCertURL);
-    if (!url) throw unauthorized('SigningCertURL is not an https address of Amazon SNS.');
+    if (!url || !CERTIFICATE_PATH.test(url.pathname)) throw unauthorized('SigningCertURL is not the https address of an Amazon SNS certificate.');
     const key = await this.keyAt(url);
     if (!verify(digest, Buffer.from(stringToSign(message), 'utf8'), key, Buffer.from(message.Signature, 'base64'))) {
       throw unauthorized('The message’s signature does not match its Amazon SNS certificate.');

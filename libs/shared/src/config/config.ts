@@ -77,7 +77,7 @@ const trustProxy = z.string().transform((text, ctx): false | number | string[] =
 const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
 
 /** Where Amazon SNS keeps its signing certificates and subscription links: sns.<region>.amazonaws.com. */
-export const SNS_HOST_PATTERN = '^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$';
+const SNS_HOST_PATTERN = '^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$';
 
 function isRegExp(text: string): boolean {
   try {
