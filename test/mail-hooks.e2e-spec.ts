@@ -75,7 +75,7 @@ describe('mail providers’ hooks', () => {
   let applied: Awaited<ReturnType<typeof watchApplied>>;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apps: ['api'], env: ENV });
+    stack = await Stack.start({ apps: ['api'], env: { ...ENV, LOG_LEVEL: 'trace' } });
     applied = await watchApplied(stack);
   });
   afterAll(() => stack?.stop());
@@ -187,6 +187,14 @@ describe('mail providers’ hooks', () => {
       ]);
     });
 
+    it('takes a batch over the api’s 64 KiB body limit', async () => {
+      const events = Array.from({ length: 2000 }, (_, index) => ({ email: `reader${index}@example.com`, timestamp: 1513299569, event: 'delivered', response: '250 OK', sg_event_id: `ev-big-${index}`, sg_message_id: 'm' }));
+      const batch = JSON.stringify([...events, { email: 'last@example.com', timestamp: 1513299569, event: 'spamreport', sg_event_id: 'ev-big-spam' }]);
+      expect(batch.length).toBeGreaterThan(200 * 1024);
+      expect((await post('sendgrid', batch, sendgridSigned(SENDGRID.privateKey, batch))).status).toBe(204);
+      expect(applied.all().map(({ eventId, kind }) => [eventId, kind])).toEqual([['ev-big-spam', 'complaint']]);
+    });
+
     it('refuses an unsigned batch, another key’s signature and a changed body (401); a bounce without its id (400)', async () => {
       const batch = JSON.stringify([{ email: 'gone@example.com', timestamp: 1513299569, event: 'bounce', type: 'bounce', sg_event_id: `ev-${randomUUID()}` }]);
       const refusals = [
@@ -250,6 +258,15 @@ describe('mail providers’ hooks', () => {
   it('answers 404 for a provider it has no hook for', async () => {
     const answer = await post('sparkpost', {}, {});
     expect([answer.status, answer.json().error.code]).toEqual([404, 'not_found']);
+  });
+
+  // Last in this describe: it reads what every test before it logged.
+  it('logs no setting, signature, token or reported address', () => {
+    const logs = stack.logs.join('');
+    expect(logs).toContain('/hooks/mail/');
+    for (const secret of [POSTMARK.password, RESEND_SECRET, RESEND_SECRET.slice('whsec_'.length), MAILGUN_KEY, SENDGRID.publicKey, 'gone@example.com', 'angry@example.com']) {
+      expect(logs).not.toContain(secret);
+    }
   });
 });
 
