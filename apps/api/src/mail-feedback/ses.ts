@@ -22,7 +22,8 @@ const SES_EVENT = z.object({
 export function sesHook(config: AppConfig): MailHook | null {
   if (config.MAIL_HOOK_SES_TOPIC_ARNS === undefined) return null;
   const topics = new Set(config.MAIL_HOOK_SES_TOPIC_ARNS);
-  const sns = new SnsMessages(new RegExp(config.MAIL_HOOK_SES_CERT_HOST));
+  // Anchored whatever the setting says, so that a pattern without ^ and $ cannot let other hosts through.
+  const sns = new SnsMessages(new RegExp(`^(?:${config.MAIL_HOOK_SES_CERT_HOST})$`));
   return {
     provider: 'ses',
     async receive(call) {
