@@ -49,6 +49,7 @@ describe('the Amazon SES hook (through SNS)', () => {
   let server: Server;
   let base: string;
   let previousDispatcher: Dispatcher;
+  let trusting: Agent;
   let stack: Stack;
   let applied: Awaited<ReturnType<typeof watchApplied>>;
 
@@ -63,13 +64,16 @@ describe('the Amazon SES hook (through SNS)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     previousDispatcher = getGlobalDispatcher();
-    setGlobalDispatcher(new Agent({ connect: { ca: tls.cert } }));
+    trusting = new Agent({ connect: { ca: tls.cert } });
+    setGlobalDispatcher(trusting);
     stack = await Stack.start({ apps: ['api'], env: { MAIL_HOOK_SES_TOPIC_ARNS: `arn:aws:sns:us-east-1:123456789012:other,${TOPIC}`, MAIL_HOOK_SES_CERT_HOST: '^127\\.0\\.0\\.1:\\d+$' } });
     applied = await watchApplied(stack);
   });
   afterAll(async () => {
     await stack?.stop();
     setGlobalDispatcher(previousDispatcher);
+    await trusting?.close();
+    server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
   });
   beforeEach(() => applied.clear());
