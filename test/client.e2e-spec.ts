@@ -38,8 +38,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 /** The literal codes of a union that also takes any string. */
 type Named<T> = T extends string ? (string extends T ? never : T) : never;
-/** Codes only the dashboard and the CLI meet. */
-type DashboardOnly = 'forbidden' | 'delivery_not_waiting' | 'queue_unavailable';
+/** Codes only the dashboard and the CLI meet, and the mail providers at their hooks. */
+type DashboardOnly = 'forbidden' | 'delivery_not_waiting' | 'queue_unavailable' | 'provider_unavailable';
 
 /**
  * The client's hand-written types are the service's, as the zod schemas its answers are typed from

@@ -44,3 +44,4 @@ export * from './domain/questions';
 export * from './domain/attribution';
 export * from './domain/my-data-links';
 export * from './domain/text';
+export * from './mail-feedback/feedback';

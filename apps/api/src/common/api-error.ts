@@ -27,6 +27,9 @@ export const ERROR_STATUS = {
   delivery_not_waiting: 409,
   /** Redis did not answer in time; nothing was changed. */
   queue_unavailable: 503,
+  // Not in SPEC.md's table: only the mail providers' hooks answer it (docs/operations.md).
+  /** A server of the provider that the hook had to ask did not answer; nothing was changed, and the provider sends the call again. */
+  provider_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,5 @@
-import { LoginHookProvider, newToken, normalizeEmail } from '@app/shared';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LoginHookProvider, newToken, normalizeEmail, sameSecret } from '@app/shared';
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { parseInput } from '../common/validation';
@@ -128,11 +128,5 @@ export const KRATOS: LoginSystem<KratosRefusal | Record<string, never>> = {
           },
         },
 };
-
-/** Compared as hashes, so that neither the content nor the length of the secret leaks through timing. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 export const LOGIN_SYSTEMS: Record<LoginHookProvider, LoginSystem<unknown>> = { supabase: SUPABASE, kratos: KRATOS };

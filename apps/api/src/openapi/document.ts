@@ -1,4 +1,5 @@
 import { createDocument } from 'zod-openapi';
+import { MAIL_HOOK_PATHS } from './mail-hook-paths';
 import { PATHS } from './paths';
 import { PUBLIC_PATHS } from './public-paths';
 import { WEBHOOKS } from './webhooks';
@@ -43,10 +44,11 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
         { name: 'Releases', description: 'Invitations on a schedule: invite count every tick of a cron expression in a time zone, once across every replica.' },
         { name: 'Sign-up', description: 'Joining the waitlist from a product\'s own form.' },
         { name: 'Sign-up hooks', description: 'Endpoints that login systems (Supabase Auth, Ory Kratos) call at each sign-up, with a hook made in the dashboard.' },
+        { name: 'Mail feedback', description: 'Endpoints that mail providers call with bounces and complaints, each off until its settings are set.' },
         { name: 'Document', description: 'This document.' },
         { name: 'Webhooks', description: 'Events the service sends to the endpoints set up in the dashboard.' },
       ],
-      paths: { ...PATHS, ...PUBLIC_PATHS },
+      paths: { ...PATHS, ...PUBLIC_PATHS, ...MAIL_HOOK_PATHS },
       webhooks: WEBHOOKS,
       components: {
         securitySchemes: {
@@ -79,6 +81,23 @@ export function buildOpenApiDocument(baseUrl?: string): OpenApiDocument {
             scheme: 'bearer',
             bearerFormat: 'lhsec_…',
             description: "A Kratos sign-up hook's secret, shown once when the hook is made in the dashboard: Authorization: Bearer lhsec_….",
+          },
+          postmarkBasicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'MAIL_HOOK_POSTMARK_USERNAME and MAIL_HOOK_POSTMARK_PASSWORD, written into the webhook URL set in Postmark (https://user:password@…).',
+          },
+          svixSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'svix-signature',
+            description: 'Not a key: the Svix signature of a Resend webhook, v1,<base64 HMAC-SHA256 over "<svix-id>.<svix-timestamp>.<raw body>"> under MAIL_HOOK_RESEND_SECRET.',
+          },
+          sendgridSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Twilio-Email-Event-Webhook-Signature',
+            description: "Not a key: SendGrid's ECDSA signature over X-Twilio-Email-Event-Webhook-Timestamp and the raw body, checked with MAIL_HOOK_SENDGRID_PUBLIC_KEY.",
           },
         },
       },

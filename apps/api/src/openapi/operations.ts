@@ -23,10 +23,11 @@ const MEANINGS: Record<ApiErrorCode, string> = {
   idempotency_key_reused: 'This Idempotency-Key was used for a different request.',
   rate_limited: 'Too many requests; try again after Retry-After seconds.',
   mail_failed: 'The mail could not be handed over; nothing was changed, try again.',
+  provider_unavailable: "Only the mail providers' hooks: a server of the provider that the hook had to ask (Amazon SNS's signing certificate or subscription link) did not answer; nothing was changed, and the provider sends the call again.",
   capacity_reached: "Only with the product's capacity cap set: the call would leave more entries invited and not redeemed than the cap allows; nothing was changed. The message says how many places are free.",
 };
 
-type ErrorStatus = 400 | 401 | 404 | 409 | 422 | 429 | 502;
+type ErrorStatus = 400 | 401 | 404 | 409 | 422 | 429 | 502 | 503;
 
 const RETRY_AFTER = {
   'Retry-After': z.string().regex(/^\d+$/).meta({ description: 'Whole seconds to wait before trying again.', example: '1' }),

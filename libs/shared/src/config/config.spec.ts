@@ -84,6 +84,32 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('leaves every mail hook off by default, and names each bad mail hook setting with what it expects', () => {
+    const off = loadConfig({});
+    expect([off.MAIL_HOOK_SES_TOPIC_ARNS, off.MAIL_HOOK_POSTMARK_USERNAME, off.MAIL_HOOK_RESEND_SECRET, off.MAIL_HOOK_SENDGRID_PUBLIC_KEY, off.MAIL_HOOK_MAILGUN_SIGNING_KEY]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    let message = '';
+    try {
+      loadConfig({
+        MAIL_HOOK_SES_TOPIC_ARNS: 'arn:aws:sns:eu-west-1:123456789012:ok,ses-feedback',
+        MAIL_HOOK_SES_CERT_HOST: '(',
+        MAIL_HOOK_POSTMARK_USERNAME: 'postmark',
+        MAIL_HOOK_RESEND_SECRET: 'not-a-secret',
+        MAIL_HOOK_SENDGRID_PUBLIC_KEY: Buffer.from('not a key').toString('base64'),
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('MAIL_HOOK_SES_TOPIC_ARNS: expected the ARNs of the SNS topics');
+    expect(message).toContain('MAIL_HOOK_SES_CERT_HOST: expected a regular expression');
+    expect(message).toContain('MAIL_HOOK_POSTMARK_PASSWORD: must be set too');
+    expect(message).toContain('MAIL_HOOK_RESEND_SECRET: expected the webhook');
+    expect(message).toContain('MAIL_HOOK_SENDGRID_PUBLIC_KEY: expected the Event Webhook');
+    const on = loadConfig({ MAIL_HOOK_SES_TOPIC_ARNS: 'arn:aws:sns:eu-west-1:123456789012:a, arn:aws-cn:sns:cn-north-1:123456789012:b.fifo' });
+    expect(on.MAIL_HOOK_SES_TOPIC_ARNS).toEqual(['arn:aws:sns:eu-west-1:123456789012:a', 'arn:aws-cn:sns:cn-north-1:123456789012:b.fifo']);
+    expect(new RegExp(on.MAIL_HOOK_SES_CERT_HOST).test('sns.eu-west-1.amazonaws.com')).toBe(true);
+    expect(new RegExp(on.MAIL_HOOK_SES_CERT_HOST).test('sns.eu-west-1.amazonaws.com.evil.example')).toBe(false);
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ SMTP_URL: '', PORT: '' });
     expect(config.SMTP_URL).toBeUndefined();

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDuration, parseRateLimit } from './durations';
@@ -72,6 +73,31 @@ const trustProxy = z.string().transform((text, ctx): false | number | string[] =
   return z.NEVER;
 });
 
+/** SNS topics are named by their ARN: partition, region, account, name. */
+const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+
+/** Where Amazon SNS keeps its signing certificates and subscription links: sns.<region>.amazonaws.com. */
+const SNS_HOST_PATTERN = '^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$';
+
+function isRegExp(text: string): boolean {
+  try {
+    new RegExp(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SendGrid shows its Event Webhook's verification key as a base64 DER public key (SPKI) on the P-256 curve. */
+function isP256PublicKey(text: string): boolean {
+  try {
+    const key = createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
 const schema = z
   .object({
     // Production and PRODUCTION are production too: a deployment that capitalises it must not get development defaults.
@@ -136,6 +162,21 @@ const schema = z
     RATE_LIMIT_SIGNUP_STATUS: rateLimit('120/1m').prefault('120/1m'),
     TRUST_PROXY: trustProxy.prefault('false'),
     METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters (openssl rand -hex 16)').optional(),
+    // The mail providers' bounce and complaint hooks (/hooks/mail/<provider>): each is off until its settings are set.
+    MAIL_HOOK_SES_TOPIC_ARNS: z
+      .string()
+      .transform((text) => text.split(',').map((arn) => arn.trim()))
+      .refine((arns) => arns.every((arn) => TOPIC_ARN.test(arn)), 'expected the ARNs of the SNS topics SES notifies, separated by commas, like arn:aws:sns:eu-west-1:123456789012:ses-feedback')
+      .optional(),
+    MAIL_HOOK_SES_CERT_HOST: z.string().refine(isRegExp, 'expected a regular expression for the host of SNS certificate and subscription URLs').default(SNS_HOST_PATTERN),
+    MAIL_HOOK_POSTMARK_USERNAME: z.string().regex(/^[^:]+$/, 'expected a user name without a colon').optional(),
+    MAIL_HOOK_POSTMARK_PASSWORD: z.string().min(16, 'expected at least 16 characters (openssl rand -hex 16)').optional(),
+    MAIL_HOOK_RESEND_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'expected the webhook\'s signing secret as Resend shows it, whsec_ and base64')
+      .optional(),
+    MAIL_HOOK_SENDGRID_PUBLIC_KEY: z.string().refine(isP256PublicKey, 'expected the Event Webhook\'s verification key as SendGrid shows it: a base64 P-256 public key, like MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE…').optional(),
+    MAIL_HOOK_MAILGUN_SIGNING_KEY: z.string().min(16, 'expected the HTTP webhook signing key as Mailgun shows it').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -148,6 +189,10 @@ const schema = z
     }
     if (isClusterConfig(env) && !['', '/', '/0'].includes(new URL(env.REDIS_URL).pathname)) {
       ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'a Redis Cluster has only database 0: leave the database number out of the URL' });
+    }
+    if ((env.MAIL_HOOK_POSTMARK_USERNAME === undefined) !== (env.MAIL_HOOK_POSTMARK_PASSWORD === undefined)) {
+      const missing = env.MAIL_HOOK_POSTMARK_USERNAME === undefined ? 'MAIL_HOOK_POSTMARK_USERNAME' : 'MAIL_HOOK_POSTMARK_PASSWORD';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set too: the Postmark hook takes a user name and a password, or neither' });
     }
     // Without SMTP_URL mails go to the development inbox, which shows every mail to anyone who asks.
     if (env.NODE_ENV === 'production' && !env.SMTP_URL) {

@@ -1,10 +1,16 @@
-import { hashToken, hashTokenHex, newId, newReferralCode, newToken } from './secrets';
+import { hashToken, hashTokenHex, newId, newReferralCode, newToken, sameSecret } from './secrets';
 
 describe('secrets', () => {
   it('tokens carry 256 random bits, URL-safe, with an optional prefix', () => {
     const token = newToken('sk_live_');
     expect(token).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
     expect(newToken()).not.toBe(newToken());
+  });
+
+  it('sameSecret is true only for the very secret, whatever the lengths', () => {
+    expect(sameSecret('user:s3cret', 'user:s3cret')).toBe(true);
+    expect(sameSecret('user:s3cre', 'user:s3cret')).toBe(false);
+    expect(sameSecret('', 'user:s3cret')).toBe(false);
   });
 
   it('hashes are SHA-256 of the whole token', () => {

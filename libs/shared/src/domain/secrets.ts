@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key' | 'usr' | 'lh' | 'rfl' | 'rel' | 'run' | 'tpl';
 
@@ -20,6 +20,11 @@ export function hashToken(token: string): Buffer {
 /** hashToken as hex, for in-memory lookups: Node makes it at a third of the cost of the Buffer. */
 export function hashTokenHex(token: string): string {
   return hash('sha256', token, 'hex');
+}
+
+/** A given secret against the expected one, compared as hashes: neither its content nor its length leaks through timing. */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(hashToken(given), hashToken(expected));
 }
 
 const REFERRAL_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
