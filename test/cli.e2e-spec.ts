@@ -322,10 +322,14 @@ describe('operator CLI', () => {
     });
     expect(await cli(['products', 'update', '--product', created.id, '--velocity-limit', '', '--json'])).toMatchObject({ code: 0 });
     expect((await product())[0].referral_rules).toEqual({ waitingFor: 'invited', blockedDomains: ['spam.example', 'junk.example'] });
+    const signals = await cli(['products', 'update', '--product', created.id, '--burst-per-hour', '20', '--signup-honeypot', 'on', '--signup-min-fill-seconds', '3', '--json']);
+    expect(JSON.parse(signals.stdout)).toMatchObject({ referralRules: { burstPerHour: 20 }, signupHoneypot: true, signupMinFillSeconds: 3 });
 
     for (const [args, message] of [
       [['--referral-protection', 'paranoid'], /--referral-protection: Referral protection must be off, standard or strict/],
       [['--velocity-limit', '0'], /--velocity-limit: The referrals per network must be a whole number from 1/],
+      [['--signup-honeypot', 'yes'], /--signup-honeypot: The honeypot must be off or on/],
+      [['--signup-min-fill-seconds', '3601'], /--signup-min-fill-seconds: The minimum fill time must be a whole number of seconds from 0 to 3600/],
       [['--blocked-domains', 'not a domain!'], /--blocked-domains: The blocked domains must be domains like example.com/],
       [[], /Name at least one setting to change/],
     ] as [string[], RegExp][]) {

@@ -1,10 +1,10 @@
 import { createServer, get, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { Browser } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { launchBrowser, serve } from './support/browser';
 import { confirmPath, joinLine, productWith } from './support/flows';
-import { EntryRecord } from '@app/shared';
+import { Clock, EntryRecord } from '@app/shared';
 import { Product, Stack } from './support/stack';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
@@ -140,6 +140,46 @@ describe('the script-tag form', () => {
         attribution: { utm_source: 'news', utm_campaign: 'launch', landing_page: landing },
       });
     } finally {
+      customer.server.close();
+    }
+  }, 60_000);
+
+  it('with the bot signals on, carries a honeypot no person meets and drops the bot that fills it or signs up too soon', async () => {
+    const product = await productWith(stack, { signupHoneypot: true, signupMinFillSeconds: 5 });
+    const customer = await customerPage(base, await dashboardSnippet(stack, product, base));
+    const clock = jest.spyOn(stack.api.get(Clock), 'now');
+    try {
+      const visit = async (): Promise<Page> => {
+        clock.mockImplementation(() => new Date());
+        const page = await browser.newPage();
+        page.setDefaultTimeout(15_000);
+        await page.goto(customer.url);
+        await page.getByLabel('Email address').waitFor();
+        return page;
+      };
+      const join = async (page: Page, email: string) => {
+        await page.getByLabel('Email address').fill(email);
+        await page.getByRole('button', { name: 'Join the waitlist' }).click();
+        await page.getByText('Check your inbox').waitFor();
+      };
+      const person = await visit();
+      // Out of the accessibility tree (a screen reader does not announce it) and of the tab order.
+      expect(await person.getByRole('textbox').count()).toBe(1);
+      expect(await person.locator('input[name="website"]').getAttribute('tabindex')).toBe('-1');
+      await person.keyboard.press('Tab');
+      expect(await person.evaluate('document.activeElement.shadowRoot.activeElement.id')).toBe('waitlist-email');
+      const quick = await visit();
+      await join(quick, 'too-quick@example.com');
+      clock.mockImplementation(() => new Date(Date.now() + 10_000));
+      await join(person, 'a-person@example.com');
+      const bot = await visit();
+      clock.mockImplementation(() => new Date(Date.now() + 10_000));
+      await bot.locator('input[name="website"]').fill('http://spam.example', { force: true });
+      await join(bot, 'a-bot@example.com');
+      const kept = async (email: string) => stack.db.getRepository(EntryRecord).countBy({ email, productId: product.id });
+      expect([await kept('a-person@example.com'), await kept('too-quick@example.com'), await kept('a-bot@example.com')]).toEqual([1, 0, 0]);
+    } finally {
+      clock.mockRestore();
       customer.server.close();
     }
   }, 60_000);

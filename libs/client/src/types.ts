@@ -86,6 +86,7 @@ export type ReferralReason =
   | 'disposable_domain'
   | 'network_velocity'
   | 'too_fast'
+  | 'referral_burst'
   | 'not_confirmed'
   | 'waiting_period'
   | 'revoked_by_team'

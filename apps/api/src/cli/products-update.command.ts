@@ -14,6 +14,7 @@ interface Options {
   velocityLimit?: string;
   velocityWindowHours?: string;
   tooFastSeconds?: string;
+  burstPerHour?: string;
   waitingDays?: string;
   waitingFor?: string;
   blockedDomains?: string;
@@ -26,6 +27,8 @@ interface Options {
   claimReminderHours?: string;
   claimExpiry?: string;
   defaultLocale?: string;
+  signupHoneypot?: string;
+  signupMinFillSeconds?: string;
 }
 
 /** Each flag by its setting, the dashboard's settings form's field of the same name. */
@@ -39,6 +42,7 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   velocityLimit: '--velocity-limit',
   velocityWindowHours: '--velocity-window-hours',
   tooFastSeconds: '--too-fast-seconds',
+  burstPerHour: '--burst-per-hour',
   waitingDays: '--waiting-days',
   waitingFor: '--waiting-for',
   blockedDomains: '--blocked-domains',
@@ -51,6 +55,8 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   claimReminderHours: '--claim-reminder-hours',
   claimExpiry: '--claim-expiry',
   defaultLocale: '--default-locale',
+  signupHoneypot: '--signup-honeypot',
+  signupMinFillSeconds: '--signup-min-fill-seconds',
 };
 
 export const productsUpdate: CliCommand<Options> = {
@@ -67,6 +73,7 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--velocity-limit <N>', description: 'confirmed referrals of one referrer per IPv4 /24 or IPv6 /64 that count within the window' },
     { flags: '--velocity-window-hours <H>', description: 'the window of --velocity-limit' },
     { flags: '--too-fast-seconds <S>', description: 'a confirmation sooner after its mail is withheld (0: never)' },
+    { flags: '--burst-per-hour <N>', description: 'sign-ups through one referral link that count within an hour; the rest are withheld for review (none unless set)' },
     { flags: '--waiting-days <D>', description: 'credit a referral only D days after it confirmed' },
     { flags: '--waiting-for <confirmed|invited|redeemed>', description: 'credit a referral only once its entry got this far' },
     { flags: '--blocked-domains <D1,D2>', description: 'domains whose referrals are withheld as disposable' },
@@ -79,6 +86,8 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--claim-expiry <back_in_line|end_of_line|delete>', description: 'what becomes of an entry whose claim window ended' },
     { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
     { flags: '--default-locale <en|de|fr|es>', description: "the language of a sign-up that names none and whose browser asks for none of these (en unless set)" },
+    { flags: '--signup-honeypot <off|on>', description: 'the hosted and script-tag forms carry a hidden field; a sign-up that fills it is dropped without a word (off unless set)' },
+    { flags: '--signup-min-fill-seconds <S>', description: "a sign-up from those forms sooner than S seconds after the form was shown is dropped without a word ('' or 0 for none)" },
   ],
   run: ({ product, ...flags }, config) => {
     const changes = settingsOf(flags);
@@ -92,6 +101,8 @@ export const productsUpdate: CliCommand<Options> = {
         id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry,
         ...('capacity' in changes ? { capacity: updated.capacity } : {}),
         ...('defaultLocale' in changes ? { defaultLocale: updated.defaultLocale } : {}),
+        ...('signupHoneypot' in changes ? { signupHoneypot: updated.signupHoneypot } : {}),
+        ...('signupMinFillSeconds' in changes ? { signupMinFillSeconds: updated.signupMinFillSeconds } : {}),
       };
       const window = claimWindowDays ? `${claimWindowDays}-day claim window (reminder ${claimReminderHours ?? 0} h before, then ${claimExpiry})` : 'no claim window';
       return { json, text: `product ${id} updated: referral protection ${referralProtection} ${JSON.stringify(referralRules)}, leaderboard ${leaderboard} (top ${leaderboardSize}), ${milestones.length} milestone(s), ${window}` };

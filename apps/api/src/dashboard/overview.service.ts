@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ENTRY_STATES, EntryState } from '@app/shared';
+import { Clock, ENTRY_STATES, EntryState, ReferralReason, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
+import { refusedCountType } from '../signups/signup-signals';
 
 /** Days shown on the overview, today (UTC) included. */
 const OVERVIEW_DAYS = 30;
@@ -16,7 +17,13 @@ export interface Overview {
   milestones: number;
   /** Each day (YYYY-MM-DD, UTC), oldest first, with its count per series. */
   days: { day: string; counts: Record<Series, number> }[];
+  /** Sign-ups the forms' signals dropped on those days, by reason: counted, as nothing else of them is kept. */
+  refused: Record<SignupRefusal, number>;
+  /** Referrals withheld and waiting for the team's review, by each reason that holds them. */
+  held: { reason: ReferralReason; count: number }[];
 }
+
+const REFUSED_TYPES = new Map(SIGNUP_REFUSALS.map((reason) => [refusedCountType(reason), reason]));
 
 /** The overview page's figures: what only the dashboard reads, so it has no home among the API's services. */
 @Injectable()
@@ -34,7 +41,7 @@ export class OverviewService {
   async load({ productId, mode }: ProductScope): Promise<Overview> {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
-    const [[kept], events, [{ milestones }]] = await Promise.all([
+    const [[kept], events, [{ milestones }], held] = await Promise.all([
       // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
       // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
@@ -42,26 +49,37 @@ export class OverviewService {
          FROM entry_counts WHERE product_id = $1 AND mode = $2`,
         [productId, mode],
       ),
-      this.db.query<{ day: string; type: keyof typeof SERIES; count: number }[]>(
+      this.db.query<{ day: string; type: string; count: number }[]>(
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, sum(count)::int AS count FROM daily_event_counts
          WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type = ANY($4) GROUP BY day, type`,
-        [productId, mode, first.toISOString().slice(0, 10), Object.keys(SERIES)],
+        [productId, mode, first.toISOString().slice(0, 10), [...Object.keys(SERIES), ...REFUSED_TYPES.keys()]],
       ),
       this.db.query<{ milestones: number }[]>(`SELECT count(*)::int AS milestones FROM entry_milestones WHERE product_id = $1 AND mode = $2`, [productId, mode]),
+      // The review's own partial index (referrals_to_review): as many rows as wait for the team.
+      this.db.query<{ reason: ReferralReason; count: number }[]>(
+        `SELECT reason, count(*)::int AS count FROM referrals, unnest(reasons) AS reason
+         WHERE product_id = $1 AND mode = $2 AND state = 'withheld' AND NOT ('revoked_by_team' = ANY (reasons)) GROUP BY reason ORDER BY count DESC, reason`,
+        [productId, mode],
+      ),
     ]);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => ({
       day: new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
       counts: { signups: 0, confirmations: 0, invitations: 0, redemptions: 0 },
     }));
     const byDay = new Map(days.map((day) => [day.day, day.counts]));
+    const refused = Object.fromEntries(SIGNUP_REFUSALS.map((reason) => [reason, 0])) as Record<SignupRefusal, number>;
     for (const row of events) {
+      const reason = REFUSED_TYPES.get(row.type);
       const counts = byDay.get(row.day);
-      if (counts) counts[SERIES[row.type]] = row.count;
+      if (reason) refused[reason] += row.count;
+      else if (counts) counts[SERIES[row.type as keyof typeof SERIES]] = row.count;
     }
     return {
       states: Object.fromEntries(ENTRY_STATES.map((state) => [state, kept?.[state] ?? 0])) as Record<EntryState, number>,
       milestones,
       days,
+      refused,
+      held,
     };
   }
 }

@@ -24,7 +24,7 @@ export class DashboardSettingsController {
   @Get('settings')
   async show(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/settings`);
-    await this.replies.page(reply, 200, settingsPage(at, { ...at.product, ...rulesAsText(at.product.referralRules), milestones: milestonesAsText(at.product.milestones), questions: questionsAsText(at.product.questions) }, notice));
+    await this.replies.page(reply, 200, settingsPage(at, { ...at.product, ...rulesAsText(at.product.referralRules), milestones: milestonesAsText(at.product.milestones), questions: questionsAsText(at.product.questions), signupHoneypot: at.product.signupHoneypot ? 'on' : 'off' }, notice));
   }
 
   @Post('settings')

@@ -12,7 +12,8 @@
     'button{font:inherit;margin-top:12px;padding:8px 16px;border:0;border-radius:var(--waitlist-radius,8px);background:var(--waitlist-accent,#1f6feb);color:var(--waitlist-accent-text,#fff);cursor:pointer}' +
     'button[disabled]{opacity:.6}.row{display:flex;gap:8px;align-items:center}.row button{margin-top:0;white-space:nowrap}' +
     'fieldset{border:0;padding:0;margin:8px 0 0}legend{font-weight:600;padding:0}.choice{font-weight:400;display:flex;gap:6px;align-items:center}.check{width:auto}' +
-    '.place{font-size:2em;font-weight:700;margin:0}.muted{opacity:.75;font-size:.9em}.error{color:#cf222e}ol{padding-left:1.4em}';
+    '.place{font-size:2em;font-weight:700;margin:0}.muted{opacity:.75;font-size:.9em}.error{color:#cf222e}ol{padding-left:1.4em}' +
+    '.trap{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}';
   var WATCH_MS = 30 * 60 * 1000;
   var POLL_MS = 3000;
 
@@ -68,6 +69,9 @@
       asked.forEach(function (field) {
         children.push(field.node);
       });
+      // The honeypot, while the product has it: no person sees, hears or reaches it; a bot fills it in.
+      var trap = form.honeypot ? el('input', { type: 'text', name: 'website', id: 'waitlist-website', tabindex: '-1', autocomplete: 'off' }, []) : null;
+      if (trap) children.push(el('div', { class: 'trap', 'aria-hidden': 'true' }, [el('label', { for: 'waitlist-website' }, ['Website']), trap]));
       var fields = el('form', {}, children.concat([button, problem]));
       fields.addEventListener('submit', function (event) {
         event.preventDefault();
@@ -82,6 +86,8 @@
         });
         var body = { key: key, email: email.value, watch: watch, locale: form.locale, answers: answers, attribution: attribution() };
         if (ref) body.ref = ref;
+        if (form.formToken) body.formToken = form.formToken;
+        if (trap) body.website = trap.value;
         request('POST', '/public/v1/signups', body).then(
           function (answer) {
             button.disabled = false;

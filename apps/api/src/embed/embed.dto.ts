@@ -42,6 +42,14 @@ export const EMBED_FORM = z
       )
       .meta({ description: "The product's sign-up questions, in order, in the team's own words; the form sends their answers as `answers` by key." }),
     messages: z.record(z.string(), z.string()),
+    formToken: z
+      .string()
+      .optional()
+      .meta({ description: "Only while the product has a minimum fill time: when these words were given, signed; the form sends it back as the sign-up's formToken." }),
+    honeypot: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Only while the product's honeypot is on: the form carries a field hidden from people and sends its value as the sign-up's website." }),
   })
   .meta({ id: 'EmbedForm' });
 export type EmbedForm = z.infer<typeof EMBED_FORM>;

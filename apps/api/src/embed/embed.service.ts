@@ -7,6 +7,7 @@ import { RateLimits } from '../common/rate-limits';
 import { EntryStatus } from '../signups/entry-status.service';
 import { friendsSentence } from '../signups/pages';
 import { SignupsService } from '../signups/signups.service';
+import { SignupSignals } from '../signups/signup-signals';
 import { SignupWatches } from '../signups/signup-watches';
 import type { EmbedForm, SignupStatus } from './embed.dto';
 
@@ -42,13 +43,15 @@ export class EmbedService {
     private readonly status: EntryStatus,
     private readonly watches: SignupWatches,
     private readonly limits: RateLimits,
+    private readonly signals: SignupSignals,
   ) {}
 
   /** In the language the browser asks for, else the product's default; the form signs up in that language. */
   async form(key: string, acceptLanguage: string | undefined): Promise<EmbedForm> {
-    const { product } = await this.signups.productOfPublishableKey(key);
+    const { product, scope } = await this.signups.productOfPublishableKey(key);
     const t = browserLanguage(product, acceptLanguage);
-    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, questions: product.questions, messages: messages(t, product.name) };
+    const signals = this.signals.forForm(scope, product);
+    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, questions: product.questions, messages: messages(t, product.name), ...signals };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */

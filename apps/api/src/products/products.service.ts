@@ -11,6 +11,7 @@ import { LineService } from '../line/line.service';
 import { MILESTONES_FORM } from '../referrals/milestones';
 import { changedRules } from '../referrals/protection';
 import { REFERRAL_SETTINGS } from '../referrals/referrals.dto';
+import { SIGNUP_SIGNALS_SETTINGS } from '../signups/signups.dto';
 import { QUESTIONS_FORM } from './questions-form';
 
 export interface NewProduct {
@@ -70,6 +71,7 @@ export const PRODUCT_SETTINGS = z.object({
   ),
   /** What the sign-up asks, one question a line (questions-form.ts). */
   questions: QUESTIONS_FORM,
+  ...SIGNUP_SIGNALS_SETTINGS.shape,
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 
@@ -112,8 +114,8 @@ export class ProductsService {
    * back to the protection level's default.
    */
   async update(id: string, changes: Partial<ProductSettings>): Promise<void> {
-    const { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains, ...columns } = changes;
-    const rules = { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains };
+    const { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains, burstPerHour, ...columns } = changes;
+    const rules = { velocityLimit, velocityWindowHours, tooFastSeconds, waitingDays, waitingFor, blockedDomains, allowedDomains, burstPerHour };
     await this.db.transaction(async (manager) => {
       // FOR NO KEY UPDATE, what the UPDATE takes anyway: a confirmation that holds its line's counter writes rows
       // that refer to the product (FOR KEY SHARE) and must not wait for this, which waits for the counters next.

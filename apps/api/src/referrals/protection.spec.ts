@@ -16,8 +16,13 @@ describe(protectionOf.name, () => {
   });
 
   it('checks nothing beyond SPEC.md while off, whatever the team set', () => {
-    expect(protectionOf('off', { velocityLimit: 1, tooFastSeconds: 60, waitingDays: 9, blockedDomains: ['spam.example'] })).toEqual(LEVEL_DEFAULTS.off);
-    expect(LEVEL_DEFAULTS.off).toMatchObject({ disposableDomains: false, velocityLimit: 0, tooFastSeconds: 0, waitingDays: 0, waitingFor: 'confirmed' });
+    expect(protectionOf('off', { velocityLimit: 1, tooFastSeconds: 60, burstPerHour: 3, waitingDays: 9, blockedDomains: ['spam.example'] })).toEqual(LEVEL_DEFAULTS.off);
+    expect(LEVEL_DEFAULTS.off).toMatchObject({ disposableDomains: false, velocityLimit: 0, tooFastSeconds: 0, burstPerHour: 0, waitingDays: 0, waitingFor: 'confirmed' });
+  });
+
+  it('caps no burst at any level unless the team sets one', () => {
+    expect([LEVEL_DEFAULTS.standard.burstPerHour, LEVEL_DEFAULTS.strict.burstPerHour]).toEqual([0, 0]);
+    expect(protectionOf('standard', { burstPerHour: 30 }).burstPerHour).toBe(30);
   });
 });
 
@@ -30,6 +35,6 @@ describe(changedRules.name, () => {
 
 describe(rulesAsText.name, () => {
   it('shows each threshold as the form holds it, empty for the default', () => {
-    expect(rulesAsText({ velocityLimit: 2, blockedDomains: ['a.example', 'b.example'] })).toMatchObject({ velocityLimit: '2', tooFastSeconds: '', blockedDomains: 'a.example\nb.example', waitingFor: '' });
+    expect(rulesAsText({ velocityLimit: 2, burstPerHour: 30, blockedDomains: ['a.example', 'b.example'] })).toMatchObject({ velocityLimit: '2', tooFastSeconds: '', burstPerHour: '30', blockedDomains: 'a.example\nb.example', waitingFor: '' });
   });
 });

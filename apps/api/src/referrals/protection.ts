@@ -12,6 +12,8 @@ export interface Protection {
   velocityWindowHours: number;
   /** A confirmation sooner than this after its mail's handover is withheld. */
   tooFastSeconds: number;
+  /** A sign-up through a link that already brought this many within the hour before it is withheld (0: no cap). */
+  burstPerHour: number;
   /** Credit only this many days after the confirmation… */
   waitingDays: number;
   /** …and only once the referred entry got this far. */
@@ -21,12 +23,13 @@ export interface Protection {
 /**
  * What each level checks (docs/decisions.md says why each number). off checks only what SPEC.md's rule
  * always did (a mailbox counts once, never for itself), whatever the team set: the thresholds apply
- * from standard on.
+ * from standard on. The burst cap is set by the team alone (0 at every level), so that no product's
+ * level withholds more than it did before the cap existed.
  */
 export const LEVEL_DEFAULTS: Record<ProtectionLevel, Protection> = {
-  off: { disposableDomains: false, blockedDomains: [], allowedDomains: [], velocityLimit: 0, velocityWindowHours: 24, tooFastSeconds: 0, waitingDays: 0, waitingFor: 'confirmed' },
-  standard: { disposableDomains: true, blockedDomains: [], allowedDomains: [], velocityLimit: 5, velocityWindowHours: 24, tooFastSeconds: 5, waitingDays: 0, waitingFor: 'confirmed' },
-  strict: { disposableDomains: true, blockedDomains: [], allowedDomains: [], velocityLimit: 3, velocityWindowHours: 72, tooFastSeconds: 10, waitingDays: 3, waitingFor: 'confirmed' },
+  off: { disposableDomains: false, blockedDomains: [], allowedDomains: [], velocityLimit: 0, velocityWindowHours: 24, tooFastSeconds: 0, burstPerHour: 0, waitingDays: 0, waitingFor: 'confirmed' },
+  standard: { disposableDomains: true, blockedDomains: [], allowedDomains: [], velocityLimit: 5, velocityWindowHours: 24, tooFastSeconds: 5, burstPerHour: 0, waitingDays: 0, waitingFor: 'confirmed' },
+  strict: { disposableDomains: true, blockedDomains: [], allowedDomains: [], velocityLimit: 3, velocityWindowHours: 72, tooFastSeconds: 10, burstPerHour: 0, waitingDays: 3, waitingFor: 'confirmed' },
 };
 
 /** A product's protection: its level's defaults, with the team's own thresholds over them (none while off). */
@@ -52,6 +55,7 @@ export function rulesAsText(rules: ReferralRules): Record<keyof ReferralRules, s
     velocityLimit: String(rules.velocityLimit ?? ''),
     velocityWindowHours: String(rules.velocityWindowHours ?? ''),
     tooFastSeconds: String(rules.tooFastSeconds ?? ''),
+    burstPerHour: String(rules.burstPerHour ?? ''),
     waitingDays: String(rules.waitingDays ?? ''),
     waitingFor: rules.waitingFor ?? '',
     blockedDomains: (rules.blockedDomains ?? []).join('\n'),

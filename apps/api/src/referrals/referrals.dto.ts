@@ -13,7 +13,7 @@ export const REFERRAL = z
     }),
     reasons: z.array(z.enum(REFERRAL_REASONS)).meta({
       description:
-        'Why it is in its state: own_address, already_credited, disposable_domain, network_velocity, too_fast (withheld by a rule), not_confirmed, waiting_period (pending), revoked_by_team, granted_by_team (the team decided; the rules that had withheld it stay listed). Empty for a referral credited by the rules.',
+        'Why it is in its state: own_address, already_credited, disposable_domain, network_velocity, too_fast, referral_burst (withheld by a rule), not_confirmed, waiting_period (pending), revoked_by_team, granted_by_team (the team decided; the rules that had withheld it stay listed). Empty for a referral credited by the rules.',
       example: [],
     }),
     signedUpAt: TIMESTAMP.meta({ description: 'When it signed up through the link.' }),
@@ -60,6 +60,7 @@ export const REFERRAL_SETTINGS = z.object({
   velocityLimit: threshold('The referrals per network', 1, 100_000),
   velocityWindowHours: threshold('The network window', 1, 8760),
   tooFastSeconds: threshold('The quickest confirmation', 0, 3600),
+  burstPerHour: threshold('The sign-ups per link an hour', 1, 100_000),
   waitingDays: threshold('The waiting period', 0, 365),
   waitingFor: z
     .enum(['', ...CREDIT_AFTER], { message: 'Credit may wait for confirmed, invited or redeemed' })

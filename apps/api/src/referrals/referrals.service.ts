@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Clock, EntryRecord, hashToken, Product, recordEvent, Referral, ReferralReason, toEntry } from '@app/shared';
+import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, Product, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
+import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -15,6 +16,7 @@ import { Protection, protectionOf } from './protection';
 import { creditAtConfirmation, TeamDecision, teamDecision } from './referral-credit';
 import type { ReferralView } from './referrals.dto';
 import { referralNotFound, toView } from './referral-lists';
+import { BURST_WINDOW_MS, inBurst } from './referral-burst';
 import { tooFast } from './too-fast';
 import { waitingOver, waitingPeriod } from './waiting-period';
 
@@ -26,6 +28,9 @@ export interface Confirmation {
   mailedAt: Date;
   now: Date;
 }
+
+/** The reasons a rule withholds a referral for at its confirmation: the labels of waitlist_referrals_withheld_total. */
+const WITHHOLDING = REFERRAL_REASONS.filter((reason) => !['not_confirmed', 'waiting_period', 'revoked_by_team', 'granted_by_team'].includes(reason));
 
 /** The waiting periods the maintenance round ends at most per round. */
 const CREDITS_PER_ROUND = 1000;
@@ -39,12 +44,22 @@ const CREDITS_PER_ROUND = 1000;
  */
 @Injectable()
 export class ReferralsService {
+  private readonly withheld: Counter<'reason'>;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(DISPOSABLE_DOMAIN_LIST) private readonly disposable: DomainList,
     private readonly line: LineService,
     private readonly clock: Clock,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.withheld = metrics.counter({
+      name: 'waitlist_referrals_withheld_total',
+      help: 'Referrals held for the team\'s review at their confirmation, by each reason that held them',
+      labelNames: ['reason'],
+    });
+    for (const reason of WITHHOLDING) this.withheld.inc({ reason }, 0);
+  }
 
   /**
    * Decides the credit of the referral of a confirming entry, in the confirmation's transaction, after
@@ -70,6 +85,7 @@ export class ReferralsService {
       creditAfter: waits?.creditAfter ?? null,
       decidedAt: confirmation.now,
     });
+    for (const reason of credit.state === 'withheld' ? credit.reasons : []) this.withheld.inc({ reason });
     const credited = credit.state === 'credited';
     const moved = credited ? await this.line.credit(manager, referrer.id, 1, product.referralPlaces) : null;
     await recordPlaceChange(manager, {
@@ -124,6 +140,14 @@ export class ReferralsService {
       if (overVelocity(earlier, protection.velocityLimit)) signals.push('network_velocity');
     }
     if (tooFast(confirmation.mailedAt, confirmation.now, protection.tooFastSeconds)) signals.push('too_fast');
+    if (protection.burstPerHour > 0) {
+      // The sign-ups through the link before this one within its hour, in the order they signed up (ties by id).
+      const [{ earlier }]: { earlier: number }[] = await manager.query(
+        `SELECT count(*)::int AS earlier FROM referrals WHERE referrer_id = $1 AND created_at > $2 AND (created_at, id) < ($3, $4)`,
+        [referrer.id, new Date(referral.createdAt.getTime() - BURST_WINDOW_MS), referral.createdAt, referral.id],
+      );
+      if (inBurst(earlier, protection.burstPerHour)) signals.push('referral_burst');
+    }
     return signals;
   }
 

@@ -8,6 +8,7 @@ import { parseInput } from '../common/validation';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { EntryStatus } from './entry-status.service';
 import { checkInboxPage, confirmPage, signupPage, unsubscribedPage, unsubscribePage } from './pages';
+import { SignupSignals } from './signup-signals';
 import { LOCALE_TAG } from './signups.dto';
 import { SignupsService } from './signups.service';
 
@@ -28,16 +29,18 @@ export class PagesController {
     private readonly status: EntryStatus,
     private readonly leaderboard: LeaderboardService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly signals: SignupSignals,
   ) {}
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
   async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Req() request: FastifyRequest): Promise<string> {
-    const { product } = await this.notFoundIfUnknown(key);
+    const { product, scope } = await this.notFoundIfUnknown(key);
     // This page is where the person landed; its Referer, where they came from.
     const attribution = attributionOfPage(`${this.config.PUBLIC_BASE_URL}${request.url}`, request.headers.referer);
     const t = browserLanguage(product, request.headers['accept-language']);
-    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution);
+    const signals = this.signals.forForm(scope, product);
+    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution, signals);
   }
 
   @Get('w/:key/sent')

@@ -3,9 +3,28 @@ import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
 import type { ConfirmStatus, Friends } from './entry-status.service';
 import { attributionFields, questionFields } from './question-fields';
+import { FormSignals, HONEYPOT_FIELD } from './signup-signals';
+
+/**
+ * The honeypot: a field no person sees (off-screen), hears (aria-hidden) or reaches (out of the tab
+ * order), and no browser fills in (autocomplete off); a bot that fills every field fills it.
+ */
+const HONEYPOT = html`<div aria-hidden="true" style="position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden"><label for="${HONEYPOT_FIELD}">Website</label><input id="${HONEYPOT_FIELD}" type="text" name="${HONEYPOT_FIELD}" value="" tabindex="-1" autocomplete="off"></div>`;
+
+/** The product's bot signals in the form, nothing while they are off. */
+const signalFields = ({ honeypot, formToken }: FormSignals) =>
+  html`${formToken ? html`<input type="hidden" name="formToken" value="${formToken}">` : ''}${honeypot ? HONEYPOT : ''}`;
 
 /** The hosted sign-up form: the address, the product's questions (in the team's own words), and the visit's attribution in hidden fields. */
-export function signupPage(t: Translator, productName: string, key: string, ref: string | undefined, questions: Question[] = [], attribution: Attribution | null = null): string {
+export function signupPage(
+  t: Translator,
+  productName: string,
+  key: string,
+  ref: string | undefined,
+  questions: Question[] = [],
+  attribution: Attribution | null = null,
+  signals: FormSignals = {},
+): string {
   return page(
     t.text('page.signup.title', { product: productName }),
     html`<h1>${t.html('page.signup.title', { product: productName })}</h1>
@@ -16,6 +35,7 @@ export function signupPage(t: Translator, productName: string, key: string, ref:
   <label for="email">${t.text('page.signup.email')}</label>
   <input id="email" type="email" name="email" required autocomplete="email" maxlength="254">
   ${questionFields(t, questions)}
+  ${signalFields(signals)}
   <button type="submit">${t.text('page.signup.submit')}</button>
 </form>
 <p class="muted">${t.text('page.signup.note')}</p>`,

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** What a sign-up wrote: a new entry, a pending entry's new confirmation mail, or nothing. */
-export type SignupWrite = 'created' | 'mailed' | 'unchanged';
+/** What a sign-up wrote: a new entry, a pending entry's new confirmation mail, or nothing (dropped: not even looked up). */
+export type SignupWrite = 'created' | 'mailed' | 'unchanged' | 'dropped';
 
 /** How many recent sign-ups of each kind the medians are taken from. */
 const RECENT = 64;

@@ -45,6 +45,23 @@ export const SIGNUP = z.object({
         'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',
       example: 'q3V9w2xZr8mN4bK7tY1pLc',
     }),
+  // The forms' cheap bot signals (signup-signals.ts): read, never stored.
+  website: z
+    .unknown()
+    .optional()
+    .meta({
+      type: 'string',
+      description:
+        "The forms' honeypot, a field hidden from people: leave it out or empty. While the product's honeypot is on, a sign-up that fills it is dropped: it gets the usual answer, and nothing is stored or mailed.",
+    }),
+  formToken: z
+    .unknown()
+    .optional()
+    .meta({
+      type: 'string',
+      description:
+        "The token of when the form was shown, which the hosted form and the script-tag form (GET /public/v1/forms/{key}) carry while the product has a minimum fill time. A sign-up that brings one sooner than that after the form was shown, or one the service did not sign for this product and mode, is dropped like a filled honeypot. A sign-up without one (a product's own server or form) is not timed.",
+    }),
   // Read and checked by the service against the product's questions (signup-details.ts), answers and
   // attribution alike with the text rule of their own; described here for the document.
   answers: ownTextRule(
@@ -76,3 +93,22 @@ export const SIGNUP = z.object({
 /** The same answer for every address, new or known, so that the endpoint tells nobody who is on a list. */
 export const SIGNUP_RECEIVED = z.object({ status: z.literal('received') }).meta({ id: 'SignupReceived' });
 export type SignupReceived = z.infer<typeof SIGNUP_RECEIVED>;
+
+/**
+ * The forms' cheap bot signals as the settings form and `products update` give them, as text: the
+ * honeypot (off or on; left out: unchanged) and the minimum fill time in seconds ('' or 0: none).
+ */
+export const SIGNUP_SIGNALS_SETTINGS = z.object({
+  signupHoneypot: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .enum(['off', 'on'], { message: 'The honeypot must be off or on' })
+      .transform((value) => value === 'on')
+      .optional(),
+  ),
+  signupMinFillSeconds: z
+    .string()
+    .trim()
+    .refine((text) => text === '' || (/^\d{1,4}$/.test(text) && Number(text) <= 3600), 'The minimum fill time must be a whole number of seconds from 0 to 3600, or empty for none')
+    .transform(Number),
+});

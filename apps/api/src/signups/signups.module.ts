@@ -7,13 +7,14 @@ import { EntryStatus } from './entry-status.service';
 import { PagesController } from './pages.controller';
 import { SignupsController } from './signups.controller';
 import { SignupsService } from './signups.service';
+import { SignupSignals } from './signup-signals';
 import { SignupWatches } from './signup-watches';
 
 /** Public sign-up, and the hosted pages: sign-up form, confirm, unsubscribe. */
 @Module({
   imports: [KeysModule, LineModule, ReferralsModule, LeaderboardModule],
   controllers: [SignupsController, PagesController],
-  providers: [SignupsService, EntryStatus, SignupWatches],
-  exports: [SignupsService, EntryStatus, SignupWatches],
+  providers: [SignupsService, EntryStatus, SignupWatches, SignupSignals],
+  exports: [SignupsService, EntryStatus, SignupWatches, SignupSignals],
 })
 export class SignupsModule {}

@@ -28,6 +28,7 @@ import { ReferralsService } from '../referrals/referrals.service';
 import { entryOfToken, tokenOf } from './entry-links';
 import { checkedDetails, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
+import { SignupSignals } from './signup-signals';
 import { SignupWatches } from './signup-watches';
 
 type ConfirmationJob = JobData<QueueName.Mail, 'confirmation'>;
@@ -45,6 +46,9 @@ export interface SignupInput {
   locale?: Locale;
   /** The product's questions' answers and the visit's attribution, as the request brought them (signup-details.ts). */
   details: SignupDetails;
+  /** The forms' honeypot field and "shown at" token, as sent (SignupSignals). */
+  website?: unknown;
+  formToken?: unknown;
 }
 
 @Injectable()
@@ -59,6 +63,7 @@ export class SignupsService {
     private readonly limits: RateLimits,
     private readonly watches: SignupWatches,
     private readonly clock: Clock,
+    private readonly signals: SignupSignals,
   ) {}
 
   async productOfPublishableKey(key: string): Promise<{ scope: KeyScope; product: Product }> {
@@ -82,6 +87,11 @@ export class SignupsService {
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);
     const details = await checkedDetails(this.db, scope, input.details);
+    // After every check a person's sign-up meets too, so that a dropped one is answered as theirs is.
+    if (await this.signals.refused(scope, { honeypot: input.website, formToken: input.formToken })) {
+      await answer('dropped');
+      return scope;
+    }
     // Counted per mailbox, so that variants of one address (flood+1@, f.l.o.o.d@gmail.com) share one limit.
     // Taken before it is known whether the address is new, so that every sign-up is one statement, and
     // given back when no mail goes out after all.

@@ -15,6 +15,7 @@ export const REFERRAL_REASONS = [
   'disposable_domain',
   'network_velocity',
   'too_fast',
+  'referral_burst',
   'not_confirmed',
   'waiting_period',
   'revoked_by_team',

@@ -88,10 +88,18 @@ export async function recordEvents(
   );
   // Last, as the events of a product and day on this connection's stripe (CounterStripes1763884800000)
   // share this row: its lock is held only until the commit.
+  await countOfDay(manager, scope, type, now, envelopes.length);
+  return envelopes;
+}
+
+/**
+ * Adds to the day's (UTC) count of a kind for the overview: an event's type, or what was counted
+ * without one (a refused sign-up: refused:<reason>).
+ */
+export async function countOfDay(manager: Pick<EntityManager, 'query'>, scope: { productId: string; mode: Mode }, type: string, now: Date, count: number): Promise<void> {
   await manager.query(
     `INSERT INTO daily_event_counts (product_id, mode, day, type, count) VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, $5)
      ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + EXCLUDED.count`,
-    [scope.productId, scope.mode, now, type, envelopes.length],
+    [scope.productId, scope.mode, now, type, count],
   );
-  return envelopes;
 }

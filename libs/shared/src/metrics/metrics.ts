@@ -6,6 +6,16 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 /** Node's process metrics (CPU, memory, event loop, GC), collected once per process. */
 let processMetrics: Registry | undefined;
 
+/**
+ * Why the public sign-up dropped a sign-up without a word (nothing stored, nothing mailed, the usual
+ * answer): the values of waitlist_signups_refused_total's reason label, one a line.
+ */
+export const SIGNUP_REFUSALS = [
+  'honeypot',
+  'fill_time',
+] as const;
+export type SignupRefusal = (typeof SIGNUP_REFUSALS)[number];
+
 /** A scrape's answer: the exposition, or 401 when METRICS_TOKEN is set and not sent. */
 export interface Scrape {
   status: 200 | 401;
@@ -23,6 +33,7 @@ export interface Scrape {
 export class Metrics {
   private readonly registry = new Registry();
   private readonly token: Buffer | undefined;
+  private refusedSignups?: Counter<'reason'>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.token = config.METRICS_TOKEN === undefined ? undefined : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
@@ -42,6 +53,18 @@ export class Metrics {
 
   histogram<L extends string>(config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
     return new Histogram({ ...config, registers: [this.registry] });
+  }
+
+  /**
+   * waitlist_signups_refused_total, one family whichever part of the api drops a sign-up, made at its
+   * first use with every reason at 0 (so a rate over it starts from the process's start).
+   */
+  signupsRefused(): Counter<'reason'> {
+    if (!this.refusedSignups) {
+      this.refusedSignups = this.counter({ name: 'waitlist_signups_refused_total', help: 'Public sign-ups dropped without a word (nothing stored or mailed), by reason', labelNames: ['reason'] });
+      for (const reason of SIGNUP_REFUSALS) this.refusedSignups.inc({ reason }, 0);
+    }
+    return this.refusedSignups;
   }
 
   /** The answer to GET /metrics with this Authorization header. */

@@ -1,9 +1,24 @@
-import { html, SafeHtml } from '@app/shared';
-import type { Product } from '@app/shared';
+import { html, SafeHtml, SIGNUP_REFUSALS } from '@app/shared';
+import type { Product, SignupRefusal } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
 import type { Overview, Series } from '../overview.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame } from './layout';
+import { REASONS } from './referrals';
+
+/** Why a sign-up was refused, in the team's words. */
+const REFUSALS: Record<SignupRefusal, string> = {
+  honeypot: 'filled in the honeypot',
+  fill_time: 'sent sooner than the minimum fill time, or with a forged form token',
+};
+
+/** Counts by reason in a small table; `none` when every count is 0. */
+function byReason(rows: [string, number][], none: string): SafeHtml {
+  if (rows.every(([, count]) => count === 0)) return html`<p class="muted">${none}</p>`;
+  return html`<div class="scroll"><table><tr><th>Reason</th><th>Count</th></tr>
+${rows.map(([words, count]) => html`<tr><td>${words}</td><td>${count.toLocaleString('en-US')}</td></tr>`)}
+</table></div>`;
+}
 
 export function productsPage(identity: DashboardIdentity, products: Product[]): string {
   return frame(
@@ -60,7 +75,12 @@ export function overviewPage(at: ProductPage, overview: Overview): string {
 <h2>Sign-ups and confirmations, last ${overview.days.length} days (UTC)</h2>
 ${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confirmations', '#1f6feb']])}
 <h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
-${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}`,
+${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}
+<h2>Refused sign-ups, last ${overview.days.length} days (UTC)</h2>
+${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the bot signals of Settings dropped no sign-up.')}
+<h2>Referrals held for review</h2>
+${byReason(overview.held.map(({ reason, count }) => [REASONS[reason], count]), 'None waiting.')}
+<p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>`,
     bar(identity, at, 'overview'),
   );
 }

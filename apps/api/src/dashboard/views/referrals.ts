@@ -8,12 +8,13 @@ import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
 
 /** Each reason in the team's words. */
-const REASONS: Record<ReferralReason, string> = {
+export const REASONS: Record<ReferralReason, string> = {
   own_address: 'the referrer’s own address',
   already_credited: 'this mailbox counted before',
   disposable_domain: 'a disposable or blocked domain',
   network_velocity: 'too many from one network',
   too_fast: 'confirmed faster than a person can',
+  referral_burst: 'too many sign-ups through one link in an hour',
   not_confirmed: 'not confirmed yet',
   waiting_period: 'waiting period',
   revoked_by_team: 'revoked by the team',

@@ -44,6 +44,7 @@ ${choice('referralProtection', 'Protection', [
 ${field('velocityLimit', 'Referrals per network', 'number', `At most this many confirmed referrals of one referrer from one IPv4 /24 or IPv6 /64 count within the window (${byLevel('velocityLimit')}).`, ' min="1" max="100000"')}
 ${field('velocityWindowHours', 'Network window (hours)', 'number', `The window of the limit above (${byLevel('velocityWindowHours')}).`, ' min="1" max="8760"')}
 ${field('tooFastSeconds', 'Quickest confirmation (seconds)', 'number', `A confirmation sooner after its mail than this is withheld; 0 turns it off (${byLevel('tooFastSeconds')}).`, ' min="0" max="3600"')}
+${field('burstPerHour', 'Sign-ups per link an hour', 'number', 'More sign-ups than this through one referral link within an hour are withheld for review; empty: no cap (at every level).', ' min="1" max="100000"')}
 ${field('waitingDays', 'Waiting period (days)', 'number', `Credit a referral only this many days after it confirmed; shown as pending until then (${byLevel('waitingDays')}).`, ' min="0" max="365"')}
 ${choice('waitingFor', 'Credit once the friend is', [
   ['', 'the level’s default (confirmed)'],
@@ -53,6 +54,12 @@ ${choice('waitingFor', 'Credit once the friend is', [
 ], 'A referral may wait for the entry it brought to be invited, or to redeem its invitation, before it counts.')}
 ${domains('blockedDomains', 'Blocked domains', 'Referrals from these domains (and below them) are withheld as disposable; one per line.')}
 ${domains('allowedDomains', 'Allowed domains', 'Domains the list of disposable domains may not withhold; one per line.')}
+<h2 style="font-size:1.05rem">Bot signals</h2>
+${choice('signupHoneypot', 'Honeypot', [
+  ['off', 'Off'],
+  ['on', 'On'],
+], 'The hosted form and the script-tag form carry a field no person sees or hears; a sign-up that fills it in is dropped: it is answered as usual, and nothing is stored or mailed.')}
+${field('signupMinFillSeconds', 'Minimum fill time (seconds)', 'number', 'A sign-up from the hosted or script-tag form sooner than this after the form was shown is dropped the same way; empty or 0: none. Sign-ups from your own server or form are not timed. Dropped sign-ups are counted on the overview.', ' min="0" max="3600"')}
 <h2 style="font-size:1.05rem">Leaderboard</h2>
 ${choice('leaderboard', 'Show the leaderboard', [
   ['off', 'Off'],

@@ -11,6 +11,8 @@ export interface ReferralRules {
   tooFastSeconds?: number;
   waitingDays?: number;
   waitingFor?: CreditAfter;
+  /** More sign-ups through one referral link within an hour than this are withheld as referral_burst. */
+  burstPerHour?: number;
   blockedDomains?: string[];
   allowedDomains?: string[];
 }
@@ -45,4 +47,8 @@ export class Product {
   @Column('text', { name: 'default_locale', default: 'en' }) defaultLocale!: Locale;
   /** What the sign-up asks, in order; none by default. */
   @Column('jsonb', { default: [] }) questions!: Question[];
+  /** The forms' hidden field a person never fills; a sign-up that fills it is dropped. Off by default. */
+  @Column('boolean', { name: 'signup_honeypot', default: false }) signupHoneypot!: boolean;
+  /** A form's sign-up sooner than this after the form was shown is dropped; 0 (the default): never. */
+  @Column('int', { name: 'signup_min_fill_seconds', default: 0 }) signupMinFillSeconds!: number;
 }
