@@ -11,6 +11,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { LeaderboardModule } from './leaderboard/leaderboard.module';
 import { LineModule } from './line/line.module';
 import { LoginHooksModule } from './login-hooks/login-hooks.module';
+import { MailFeedbackModule } from './mail-feedback/mail-feedback.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PersonalDataModule } from './personal-data/personal-data.module';
@@ -45,6 +46,7 @@ export class ApiModule {
         LoginHooksModule,
         DashboardModule,
         MaintenanceModule,
+        MailFeedbackModule,
         ...(config.SMTP_URL ? [] : [DevMailModule]),
       ],
     };

@@ -44,3 +44,6 @@ export * from './domain/questions';
 export * from './domain/attribution';
 export * from './domain/my-data-links';
 export * from './domain/text';
+export * from './mail-feedback/feedback';
+export * from './mail-feedback/apply-feedback';
+export * from './mail-feedback/feedback-metrics';

@@ -6,6 +6,8 @@ import type { ProductScope } from '../common/scope';
 
 /** Days shown on the overview, today (UTC) included. */
 const OVERVIEW_DAYS = 30;
+/** Days the bounce and complaint rates count, today (UTC) included: about the window the mail providers judge by. */
+export const MAIL_RATE_DAYS = 7;
 
 const SERIES = { 'entry.created': 'signups', 'entry.confirmed': 'confirmations', 'entry.invited': 'invitations', 'entry.redeemed': 'redemptions' } as const;
 export type Series = (typeof SERIES)[keyof typeof SERIES];
@@ -16,6 +18,8 @@ export interface Overview {
   milestones: number;
   /** Each day (YYYY-MM-DD, UTC), oldest first, with its count per series. */
   days: { day: string; counts: Record<Series, number> }[];
+  /** Over the last MAIL_RATE_DAYS: mails sent, hard bounces and complaints (daily_event_counts' mail.* types); the undeliverable entries now. */
+  mail: { sent: number; hardBounces: number; complaints: number; undeliverable: number };
 }
 
 /** The overview page's figures: what only the dashboard reads, so it has no home among the API's services. */
@@ -34,7 +38,8 @@ export class OverviewService {
   async load({ productId, mode }: ProductScope): Promise<Overview> {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
-    const [[kept], events, [{ milestones }]] = await Promise.all([
+    const mailFirst = new Date(first.getTime() + (OVERVIEW_DAYS - MAIL_RATE_DAYS) * 86_400_000).toISOString().slice(0, 10);
+    const [[kept], events, [{ milestones }], [mail]] = await Promise.all([
       // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
       // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
@@ -48,6 +53,14 @@ export class OverviewService {
         [productId, mode, first.toISOString().slice(0, 10), Object.keys(SERIES)],
       ),
       this.db.query<{ milestones: number }[]>(`SELECT count(*)::int AS milestones FROM entry_milestones WHERE product_id = $1 AND mode = $2`, [productId, mode]),
+      this.db.query<Overview['mail'][]>(
+        `SELECT COALESCE(sum(count) FILTER (WHERE type = 'mail.sent'), 0)::int AS sent,
+                COALESCE(sum(count) FILTER (WHERE type = 'mail.hard_bounce'), 0)::int AS "hardBounces",
+                COALESCE(sum(count) FILTER (WHERE type = 'mail.complaint'), 0)::int AS complaints,
+                (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND undeliverable_at IS NOT NULL) AS undeliverable
+         FROM daily_event_counts WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type IN ('mail.sent', 'mail.hard_bounce', 'mail.complaint')`,
+        [productId, mode, mailFirst],
+      ),
     ]);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => ({
       day: new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
@@ -62,6 +75,7 @@ export class OverviewService {
       states: Object.fromEntries(ENTRY_STATES.map((state) => [state, kept?.[state] ?? 0])) as Record<EntryState, number>,
       milestones,
       days,
+      mail,
     };
   }
 }
