@@ -18,7 +18,7 @@ export interface Overview {
   milestones: number;
   /** Each day (YYYY-MM-DD, UTC), oldest first, with its count per series. */
   days: { day: string; counts: Record<Series, number> }[];
-  /** Over the last MAIL_RATE_DAYS: mails sent, hard bounces and complaints (daily_event_counts' mail.* types); the undeliverable entries now. */
+  /** Over the last MAIL_RATE_DAYS: mails sent, hard bounces and complaints (daily_mail_counts); the undeliverable entries now. */
   mail: { sent: number; hardBounces: number; complaints: number; undeliverable: number };
 }
 
@@ -54,11 +54,11 @@ export class OverviewService {
       ),
       this.db.query<{ milestones: number }[]>(`SELECT count(*)::int AS milestones FROM entry_milestones WHERE product_id = $1 AND mode = $2`, [productId, mode]),
       this.db.query<Overview['mail'][]>(
-        `SELECT COALESCE(sum(count) FILTER (WHERE type = 'mail.sent'), 0)::int AS sent,
-                COALESCE(sum(count) FILTER (WHERE type = 'mail.hard_bounce'), 0)::int AS "hardBounces",
-                COALESCE(sum(count) FILTER (WHERE type = 'mail.complaint'), 0)::int AS complaints,
+        `SELECT COALESCE(sum(count) FILTER (WHERE kind = 'sent'), 0)::int AS sent,
+                COALESCE(sum(count) FILTER (WHERE kind = 'hard_bounce'), 0)::int AS "hardBounces",
+                COALESCE(sum(count) FILTER (WHERE kind = 'complaint'), 0)::int AS complaints,
                 (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND undeliverable_at IS NOT NULL) AS undeliverable
-         FROM daily_event_counts WHERE product_id = $1 AND mode = $2 AND day >= $3::date AND type IN ('mail.sent', 'mail.hard_bounce', 'mail.complaint')`,
+         FROM daily_mail_counts WHERE product_id = $1 AND mode = $2 AND day >= $3::date`,
         [productId, mode, mailFirst],
       ),
     ]);

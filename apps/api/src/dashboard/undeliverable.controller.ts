@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../common/api-error';
 import { EntriesService } from '../entries/entries.service';
 import { MailFeedbackService, UNDELIVERABLE_PAGE } from '../mail-feedback/mail-feedback.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
@@ -27,9 +26,7 @@ export class DashboardUndeliverableController {
   /** What clearing changes; its button posts to clear. */
   @Get(':id/clear')
   async confirmClear(@InProduct() at: ProductPage, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
-    const record = await this.entries.record(at.scope, id);
-    if (!record.undeliverableAt) throw new ApiError('not_found', 'The address is not marked undeliverable.');
-    await this.replies.page(reply, 200, clearPage(at, record));
+    await this.replies.page(reply, 200, clearPage(at, await this.entries.record(at.scope, id)));
   }
 
   @Post(':id/clear')

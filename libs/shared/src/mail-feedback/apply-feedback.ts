@@ -36,7 +36,7 @@ export async function applyFeedback(manager: EntityManager, feedback: MailFeedba
   if (!(await firstTime(manager, feedback, rules.now))) return false;
   const entries = await entriesOf(manager, feedback.address);
   for (const entry of entries) await rules.unsubscribe(manager, entry, rules.now);
-  await countDaily(manager, `mail.${feedback.kind}`, entries, rules.now);
+  await countDaily(manager, feedback.kind, entries, rules.now);
   return true;
 }
 
@@ -61,7 +61,7 @@ export async function applyBounce(manager: EntityManager, bounce: Bounce, rules:
   for (const { scope, entries } of byScope(rows.filter((row) => row.newly))) {
     await recordEvents(manager, 'entry.bounced', scope, entries.map(toEntry), rules.now, { bounce: { kind: bounce.kind, at: bounce.at.toISOString() } });
   }
-  await countDaily(manager, `mail.${bounce.kind}`, rows, rules.now);
+  await countDaily(manager, bounce.kind, rows, rules.now);
   return true;
 }
 
@@ -97,20 +97,20 @@ function byScope<T extends { productId: string; mode: Mode }>(rows: T[]): { scop
 
 /** The mails about to be handed over to entries (the mailer's), what the overview's rates divide by. */
 export async function countMailsSent(manager: EntityManager, entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
-  await countDaily(manager, 'mail.sent', entries, now);
+  await countDaily(manager, 'sent', entries, now);
 }
 
 /**
  * The overview's bounce and complaint rates: the mails sent to a product's mode and each entry a
- * feedback touched, on its day's count (daily_event_counts, types mail.sent and mail.<kind>).
+ * feedback touched, on its day's count (daily_mail_counts, in the stripe of this connection).
  */
-async function countDaily(manager: EntityManager, type: `mail.${FeedbackKind | 'sent'}`, entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
+async function countDaily(manager: EntityManager, kind: FeedbackKind | 'sent', entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
   if (entries.length === 0) return;
   await manager.query(
-    `INSERT INTO daily_event_counts (product_id, mode, day, type, count)
+    `INSERT INTO daily_mail_counts (product_id, mode, day, kind, count)
      SELECT product_id, mode, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, count(*) FROM unnest($1::text[], $2::text[]) AS t (product_id, mode)
      GROUP BY 1, 2 ORDER BY 1, 2
-     ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + EXCLUDED.count`,
-    [entries.map((entry) => entry.productId), entries.map((entry) => entry.mode), now, type],
+     ON CONFLICT (product_id, mode, day, kind, stripe) DO UPDATE SET count = daily_mail_counts.count + EXCLUDED.count`,
+    [entries.map((entry) => entry.productId), entries.map((entry) => entry.mode), now, kind],
   );
 }

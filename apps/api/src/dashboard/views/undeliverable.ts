@@ -28,14 +28,18 @@ ${entries.length ? entries.map(
   );
 }
 
-/** The second step of clearing: what it changes. */
+/** The second step of clearing: what it changes; for an address not marked, only that. */
 export function clearPage(at: ProductPage, entry: EntryRecord): string {
+  const back = `${at.base}/undeliverable`;
+  if (!entry.undeliverableAt) {
+    return confirmationPage(at, 'overview', { title: `${entry.email} is deliverable`, lost: html`<p>${entry.email} is not marked undeliverable: there is nothing to clear.</p>`, action: back, back });
+  }
   return confirmationPage(at, 'overview', {
     title: `Mark ${entry.email} deliverable?`,
     lost: html`<p>${entry.email} was marked undeliverable on ${when(entry.undeliverableAt, true)}. Once cleared, invite-next and releases take it again in its turn, and its soft bounces start again from 0.</p>
 <p>Clear it only when the address takes mail again: another bounce marks it undeliverable again, and bounces count against the sender with the mail provider.</p>`,
     action: `${at.base}/undeliverable/${entry.id}/clear`,
     button: 'Mark deliverable',
-    back: `${at.base}/undeliverable`,
+    back,
   });
 }
