@@ -105,6 +105,9 @@ describe(MailFeedbackService.name, () => {
     await stack.api.get(DashboardAuthService).createUser(`team-${made.id}@example.com`, PASSWORD, made.id);
     const { cookie, csrf } = await signIn(stack, `team-${made.id}@example.com`);
     const base = `/dashboard/${made.id}/test`;
+    const overview = (await stack.request({ method: 'GET', url: `${base}/overview`, headers: { cookie } })).text;
+    expect(overview).toContain('1 hard bounces');
+    expect(overview).toContain(`<a href="${base}/undeliverable">Undeliverable addresses: 1</a>`);
     const list = await stack.request({ method: 'GET', url: `${base}/undeliverable`, headers: { cookie } });
     expect(list.status).toBe(200);
     expect(list.text).toContain(listed.email);
@@ -121,5 +124,25 @@ describe(MailFeedbackService.name, () => {
     expect(cleared.status).toBe(303);
     expect(await entry(listed.id)).toMatchObject({ undeliverableAt: null, softBounces: 0 });
     expect((await stack.request({ method: 'GET', url: `${base}/undeliverable`, headers: { cookie } })).text).not.toContain(listed.email);
+  });
+});
+
+describe('bounces while nothing reports them', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    ({ stack } = await invitationStack());
+  });
+  afterAll(() => stack.stop());
+
+  it('leaves a mail refused at handover as SPEC.md has it: 502, the entry in line and taken again', async () => {
+    const made = await stack.createProduct();
+    const client = api(stack, made.keys.test.secret);
+    const [refused] = await seedLine(stack, { productId: made.id, mode: 'test' }, 1, `off-${made.id}`);
+    stack.mail.refuse.add(refused.email);
+    expect((await client.invite(refused.id)).json().error.code).toBe('mail_failed');
+    expect(await stack.db.getRepository(EntryRecord).findOneBy({ id: refused.id })).toMatchObject({ state: 'confirmed', undeliverableAt: null, softBounces: 0 });
+    expect((await events(stack)).filter((event) => event.type === 'entry.bounced')).toEqual([]);
+    expect((await client.inviteNext(1)).json()).toEqual({ invited: [], failed: [refused.id] });
   });
 });
