@@ -2,6 +2,7 @@ import { EntryRecord, MailFeedback } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { MailFeedbackService } from '../apps/api/src/mail-feedback/mail-feedback.service';
+import { EXPORT_SECTIONS } from '../apps/api/src/personal-data/export';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { events } from './support/flows';
@@ -42,6 +43,15 @@ describe(MailFeedbackService.name, () => {
     await apply(feedback('hard_bounce', first.email));
     expect(await bouncedEvents(first.id)).toHaveLength(1);
     expect((await entry(first.id))!.undeliverableAt).toEqual(marked!.undeliverableAt);
+  });
+
+  it("puts the address's bounces in the person's export", async () => {
+    const made = await product();
+    const [soft] = await seedLine(stack, { productId: made.id, mode: 'test' }, 1, `export-${made.id}`);
+    await apply(feedback('soft_bounce', soft.email));
+    const section = EXPORT_SECTIONS.find((candidate) => candidate.name === 'mailDelivery');
+    const record = (await entry(soft.id))!;
+    expect(await section?.read(stack.db.manager, record, (await stack.api.get(ProductsService).findMany([made.id]))[0])).toEqual({ undeliverableSince: null, softBounces: 1 });
   });
 
   it('has invite-next skip an undeliverable entry, which stays in line', async () => {
