@@ -880,6 +880,7 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
       ],
       ':productId/:mode/entries/bulk': [{ fields: { action: 'move-up', places: '1', ids: toMove.id } }],
       ':productId/:mode/line/invite-next': [{ fields: { count: '1' } }],
+      ':productId/:mode/undeliverable/:id/clear': [{ params: { id: toMove.id } }],
       // A form without its file: refused, and shown on the import page all the same (the upload itself: dashboard-import tests).
       ':productId/:mode/entries/import': [{ fields: {} }],
       ':productId/:mode/keys': [{}],

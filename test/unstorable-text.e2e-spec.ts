@@ -226,6 +226,7 @@ describe('every dashboard form, each text field holding unstorable text', () => 
       [':productId/:mode/entries/:id/referrals/:referralId/:decision', 'buttons on an entry with referrals, which this walk has none of'],
       [':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry', 'a button on a delivery, which this walk has none of'],
       [':productId/:mode/sign-up-hooks/:hookId/revoke', 'a button on a sign-up hook, which this walk has none of'],
+      [':productId/:mode/undeliverable/:id/clear', 'a button with no text field, on an undeliverable entry, which this walk has none of'],
     ]);
     const missing = routes.filter((route) => route.method === 'POST' && !reached.has(route.path) && !notWalked.has(route.path)).map((route) => route.path);
     expect(missing).toEqual([]);

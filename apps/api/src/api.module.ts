@@ -47,6 +47,7 @@ export class ApiModule {
         MailFeedbackModule,
         DashboardModule,
         MaintenanceModule,
+        MailFeedbackModule,
         ...(config.SMTP_URL ? [] : [DevMailModule]),
       ],
     };

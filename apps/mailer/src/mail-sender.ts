@@ -1,6 +1,25 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Locale, mailLinks, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
+import {
+  APP_CONFIG,
+  AppConfig,
+  applyBounce,
+  Clock,
+  countMailsSent,
+  EntryRecord,
+  EntryToken,
+  feedbackCounter,
+  groupCommits,
+  hashToken,
+  Locale,
+  mailLinks,
+  Metrics,
+  Mode,
+  newToken,
+  Product,
+  TokenPurpose,
+} from '@app/shared';
+import { randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
@@ -21,6 +40,7 @@ const PUBLISHABLE_KEY = `(SELECT k.hint FROM api_keys k WHERE k.product_id = e.p
 export class MailSender {
   private readonly logger = new Logger(MailSender.name);
   private readonly mails;
+  private readonly countFeedback;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -34,6 +54,7 @@ export class MailSender {
       help: 'Mails by kind and outcome: handed over to SMTP, refused for good (5xx), or failed for now',
       labelNames: ['kind', 'outcome'],
     });
+    this.countFeedback = feedbackCounter(metrics);
   }
 
   /**
@@ -67,18 +88,20 @@ export class MailSender {
   >(
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
-      const rows: { id: string; email: string; locale: Locale; product_id: string; name: string; sender_name: string | null; key: string | null }[] = await this.db.query(
+      const now = this.clock.now();
+      const rows: { id: string; email: string; locale: Locale; product_id: string; mode: Mode; name: string; sender_name: string | null; key: string | null }[] = await this.db.query(
         `WITH entry AS (
-           SELECT e.id, e.email, e.locale, p.id AS product_id, p.name, p.sender_name, ${PUBLISHABLE_KEY} AS key FROM entries e JOIN products p ON p.id = e.product_id
+           SELECT e.id, e.email, e.locale, p.id AS product_id, e.mode, p.name, p.sender_name, ${PUBLISHABLE_KEY} AS key FROM entries e JOIN products p ON p.id = e.product_id
            WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
          ), stored AS (
            INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
            SELECT token.hash, entry.id, token.purpose, $5
            FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
          )
-         SELECT id, email, locale, product_id, name, sender_name, key FROM entry`,
-        [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), this.clock.now()],
+         SELECT id, email, locale, product_id, mode, name, sender_name, key FROM entry`,
+        [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), now],
       );
+      await countMailsSent(this.db.manager, rows.map((row) => ({ productId: row.product_id, mode: row.mode })), now);
       const pending = new Map(
         rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { id: row.product_id, name: row.name, senderName: row.sender_name }, publishableKey: row.key }]),
       );
@@ -121,6 +144,7 @@ export class MailSender {
         .getRepository(EntryToken)
         .insert(present.map((entry) => ({ hash: hashToken(unsubscribes.get(entry.id)!), entryId: entry.id, purpose: 'unsubscribe' as const, createdAt })));
       await options.store?.(manager, present);
+      await countMailsSent(manager, present, createdAt);
       return present;
     });
     const outcomes = await Promise.all(
@@ -173,8 +197,28 @@ export class MailSender {
       const { permanent, responseCode, code } = error as { permanent?: boolean; responseCode?: number; code?: string };
       this.logger.warn({ msg: `The ${kind} mail to ${entry.id} was not handed over: ${code ?? 'error'} ${responseCode ?? ''}`.trim(), requestId });
       this.mails.inc({ kind, outcome: permanent ? 'refused' : 'failed' });
-      if (permanent) throw new UnrecoverableError(`SMTP refused the mail permanently (${responseCode})`);
+      if (permanent) {
+        await this.refused(entry, requestId);
+        throw new UnrecoverableError(`SMTP refused the mail permanently (${responseCode})`);
+      }
       throw error;
+    }
+  }
+
+  /**
+   * With MAIL_BOUNCE_ON_REFUSAL, a 5xx for the recipient is a hard bounce of its address, applied by the
+   * same rule as the providers' (applyBounce); each refusal is an event of its own. Not applied, it is
+   * logged: the mail's outcome stays what it was.
+   */
+  private async refused(entry: MailEntry, requestId: string | undefined): Promise<void> {
+    if (!this.config.MAIL_BOUNCE_ON_REFUSAL) return;
+    const at = this.clock.now();
+    const bounce = { provider: 'smtp', eventId: randomUUID(), kind: 'hard_bounce', address: entry.email, at } as const;
+    try {
+      await this.db.transaction((manager) => applyBounce(manager, bounce, { now: at, softBounceLimit: this.config.MAIL_SOFT_BOUNCE_LIMIT }));
+      this.countFeedback(bounce.kind);
+    } catch (error) {
+      this.logger.error({ msg: `The refusal of a mail to ${entry.id} could not be applied as a hard bounce: ${(error as Error).message}`, requestId });
     }
   }
 

@@ -149,7 +149,8 @@ export type EntryEventType =
   | 'entry.unsubscribed'
   | 'entry.deleted'
   | 'entry.milestone'
-  | 'entry.invitation_expired';
+  | 'entry.invitation_expired'
+  | 'entry.bounced';
 
 /** A milestone reward an entry reached, as `entry.milestone` carries it. */
 export interface Milestone {
@@ -160,6 +161,13 @@ export interface Milestone {
   places: number;
   /** The team's line of text for the person. */
   message: string | null;
+}
+
+/** What made an entry's address undeliverable, as `entry.bounced` carries it. */
+export interface Bounce {
+  kind: 'hard_bounce' | 'soft_bounce';
+  /** When the mail provider saw the bounce that did it. */
+  at: string;
 }
 
 /** `webhook.test` comes only from the dashboard's "send test event", with a made-up entry. */
@@ -178,8 +186,8 @@ export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = T exte
        * entry.invitation_expired, as after the product's outcome (confirmed, back in line), or as it
        * was when the outcome deletes it (entry.deleted follows).
        */
-      /** For entry.milestone, `milestone` is the milestone reached. */
-      data: { entry: Entry; milestone?: Milestone };
+      /** For entry.milestone, `milestone` is the milestone reached; for entry.bounced, `bounce` the bounce. */
+      data: { entry: Entry; milestone?: Milestone; bounce?: Bounce };
     }
   : never;
 

@@ -45,3 +45,5 @@ export * from './domain/attribution';
 export * from './domain/my-data-links';
 export * from './domain/text';
 export * from './mail-feedback/feedback';
+export * from './mail-feedback/apply-feedback';
+export * from './mail-feedback/feedback-metrics';

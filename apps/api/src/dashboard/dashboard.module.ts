@@ -6,6 +6,7 @@ import { KeysModule } from '../keys/keys.module';
 import { LeaderboardModule } from '../leaderboard/leaderboard.module';
 import { LineModule } from '../line/line.module';
 import { LoginHooksModule } from '../login-hooks/login-hooks.module';
+import { MailFeedbackModule } from '../mail-feedback/mail-feedback.module';
 import { ProductsModule } from '../products/products.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { ReleasesModule } from '../releases/releases.module';
@@ -27,11 +28,12 @@ import { Replies } from './replies';
 import { DashboardSettingsController } from './settings.controller';
 import { DashboardSignInController } from './sign-in.controller';
 import { DashboardTemplatesController } from './templates.controller';
+import { DashboardUndeliverableController } from './undeliverable.controller';
 import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The team dashboard: a controller per section, over the same services as the API. */
 @Module({
-  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule, TemplatesModule],
+  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule, TemplatesModule, MailFeedbackModule],
   controllers: [
     DashboardSignInController,
     DashboardProductsController,
@@ -45,6 +47,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
     DashboardLoginHooksController,
     DashboardSettingsController,
     DashboardTemplatesController,
+    DashboardUndeliverableController,
   ],
   providers: [BulkActions, DashboardCookies, OverviewService, Replies],
 })

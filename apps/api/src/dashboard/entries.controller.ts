@@ -18,6 +18,7 @@ import { entryMessage } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { deleteEntryPage, entriesPage, entryPage, linePage } from './views/entries';
+import { deliverability } from './views/undeliverable';
 
 /** How much of the front of the line its page shows. */
 const LINE_PAGE = 100;
@@ -63,6 +64,7 @@ export class DashboardEntriesController {
       locale: record.locale,
       place: record.state === 'confirmed' ? await this.line.placeInLine(record) : null,
       movedUp: record.movedUp,
+      deliverability: deliverability(record),
       referrals: (await this.referrals.list(at.scope, id, { limit: 100 })).data,
       history: (await this.history.list(at.scope, id, { limit: 100 })).data,
       milestones: await this.referrals.milestonesOf(id),

@@ -7,6 +7,8 @@ import { refusedCountType } from '../signups/signup-signals';
 
 /** Days shown on the overview, today (UTC) included. */
 const OVERVIEW_DAYS = 30;
+/** Days the bounce and complaint rates count, today (UTC) included: about the window the mail providers judge by. */
+export const MAIL_RATE_DAYS = 7;
 
 const SERIES = { 'entry.created': 'signups', 'entry.confirmed': 'confirmations', 'entry.invited': 'invitations', 'entry.redeemed': 'redemptions' } as const;
 export type Series = (typeof SERIES)[keyof typeof SERIES];
@@ -21,6 +23,8 @@ export interface Overview {
   refused: Record<SignupRefusal, number>;
   /** Referrals withheld and waiting for the team's review, by each reason that holds them. */
   held: { reason: ReferralReason; count: number }[];
+  /** Over the last MAIL_RATE_DAYS: mails sent, hard bounces and complaints (daily_mail_counts); the undeliverable entries now. */
+  mail: { sent: number; hardBounces: number; complaints: number; undeliverable: number };
 }
 
 const REFUSED_TYPES = new Map(SIGNUP_REFUSALS.map((reason) => [refusedCountType(reason), reason]));
@@ -41,7 +45,8 @@ export class OverviewService {
   async load({ productId, mode }: ProductScope): Promise<Overview> {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
-    const [[kept], events, [{ milestones }], held] = await Promise.all([
+    const mailFirst = new Date(first.getTime() + (OVERVIEW_DAYS - MAIL_RATE_DAYS) * 86_400_000).toISOString().slice(0, 10);
+    const [[kept], events, [{ milestones }], held, [mail]] = await Promise.all([
       // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
       // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
@@ -60,6 +65,14 @@ export class OverviewService {
         `SELECT reason, count(*)::int AS count FROM referrals, unnest(reasons) AS reason
          WHERE product_id = $1 AND mode = $2 AND state = 'withheld' AND NOT ('revoked_by_team' = ANY (reasons)) GROUP BY reason ORDER BY count DESC, reason`,
         [productId, mode],
+      ),
+      this.db.query<Overview['mail'][]>(
+        `SELECT COALESCE(sum(count) FILTER (WHERE kind = 'sent'), 0)::int AS sent,
+                COALESCE(sum(count) FILTER (WHERE kind = 'hard_bounce'), 0)::int AS "hardBounces",
+                COALESCE(sum(count) FILTER (WHERE kind = 'complaint'), 0)::int AS complaints,
+                (SELECT count(*)::int FROM entries WHERE product_id = $1 AND mode = $2 AND undeliverable_at IS NOT NULL) AS undeliverable
+         FROM daily_mail_counts WHERE product_id = $1 AND mode = $2 AND day >= $3::date`,
+        [productId, mode, mailFirst],
       ),
     ]);
     const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => ({
@@ -80,6 +93,7 @@ export class OverviewService {
       days,
       refused,
       held,
+      mail,
     };
   }
 }

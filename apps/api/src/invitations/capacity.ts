@@ -11,12 +11,13 @@ const CAPACITY_LOCK = 727_002;
 /**
  * Entries of a mode that hold a place under the cap: invited and not redeemed with a code still working
  * (an expired code no longer counts), and those being invited right now (held by a request), so that
- * a request waiting for its mails keeps the places it took without keeping a lock.
+ * a request waiting for its mails keeps the places it took without keeping a lock. An invited entry
+ * whose address became undeliverable (its invitation bounced) holds no place.
  */
 const OUTSTANDING = `
   SELECT count(*)::int AS n FROM entries e
   WHERE e.product_id = $1 AND e.mode = $2 AND (
-    (e.state = 'invited' AND EXISTS (SELECT 1 FROM invite_codes c WHERE c.entry_id = e.id AND c.expires_at > $3))
+    (e.state = 'invited' AND e.undeliverable_at IS NULL AND EXISTS (SELECT 1 FROM invite_codes c WHERE c.entry_id = e.id AND c.expires_at > $3))
     OR (e.state = 'confirmed' AND e.invite_held_until IS NOT NULL AND e.invite_held_until >= $3))`;
 
 /**

@@ -215,7 +215,7 @@ export class LineService {
    * Holds the first `count` waiting entries for an invitation request until `heldUntil`, and returns
    * their ids in line order. An index scan of entries_line (no sort of the line), so it costs the same
    * for a line of a thousand or a million; SKIP LOCKED keeps concurrent calls off each other's entries,
-   * so no entry is ever taken twice.
+   * so no entry is ever taken twice. An undeliverable entry (a bounce) is passed over and stays in line.
    */
   async takeFront(scope: ProductScope, count: number, hold: { requestId: string; heldUntil: Date; now: Date }, manager: EntityManager = this.db.manager): Promise<string[]> {
     const rows: { id: string }[] = await manager.query(TAKE_FRONT_OF_LINE, [
@@ -245,7 +245,7 @@ export const TAKE_FRONT_OF_LINE = `
     WHERE id IN (
       SELECT id FROM entries
       WHERE product_id = $1 AND mode = $2 AND state = 'confirmed'
-        AND (invite_held_until IS NULL OR invite_held_until < $6)
+        AND (invite_held_until IS NULL OR invite_held_until < $6) AND undeliverable_at IS NULL
       ORDER BY ${IN_LINE_ORDER}
       LIMIT $3 FOR UPDATE SKIP LOCKED)
     RETURNING id, line_key, confirmation_seq)

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, IdempotencyRecord } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, EntryRecord, forgetAppliedFeedback, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ClaimWindowSweep } from '../claim-window/claim-window.service';
 import { ReferralsService } from '../referrals/referrals.service';
@@ -103,6 +103,7 @@ export class MaintenanceService implements OnApplicationBootstrap, BeforeApplica
       await manager.delete(IdempotencyRecord, { createdAt: LessThan(keyCutoff) });
       await this.trimDeliveryLog(manager);
       await this.purgeEvents(manager);
+      await forgetAppliedFeedback(manager, this.clock.now());
       // Last, as it holds the lines of the products it credits (shared) until the round commits.
       const credited = await this.referrals.creditWaited(manager, this.clock.now());
       if (credited > 0) this.logger.log(`Credited ${credited} referrals whose waiting period ended`);

@@ -35,6 +35,12 @@ const EVENTS: Record<EventType, { summary: string; description: string; state: E
       'Only for a product with a claim window: the invitation was not redeemed within it, so its code stopped working. data.entry shows the entry after the product\'s outcome: confirmed and back in the line (at its old place, or with a new confirmation number at the end), or, when the outcome deletes it, as it was (entry.deleted follows).',
     state: 'confirmed',
   },
+  'entry.bounced': {
+    summary: "An entry's address became undeliverable",
+    description:
+      "Only once a mail provider's bounces reach the service (docs/webhooks.md) or a receiving server refuses a mail for good at handover with MAIL_BOUNCE_ON_REFUSAL on: a hard bounce, or as many soft bounces as MAIL_SOFT_BOUNCE_LIMIT (data.bounce). Sent once per entry until the team clears the address in the dashboard; every entry of the address, in every product and mode, gets its own. The entry keeps its state, and invite-next and releases skip it while it is undeliverable.",
+    state: 'confirmed',
+  },
   'webhook.test': {
     summary: 'A test event',
     description: 'Sent only when a test event is asked for (dashboard or CLI), to that one endpoint whatever types it chose; data.entry is made up.',
@@ -74,7 +80,11 @@ const exampleOf = (type: EventType): EventEnvelope => ({
   createdAt: '2026-11-23T09:30:00.000Z',
   mode: 'live',
   productId: 'prod_0b1c2d3e4f5a6b7c8d9e0f1a',
-  data: { entry: exampleEntry(EVENTS[type].state), ...(type === 'entry.milestone' ? { milestone: { referrals: 3, name: 'Three friends', places: 5, message: 'You skip 5 places.' } } : {}) },
+  data: {
+    entry: exampleEntry(EVENTS[type].state),
+    ...(type === 'entry.milestone' ? { milestone: { referrals: 3, name: 'Three friends', places: 5, message: 'You skip 5 places.' } } : {}),
+    ...(type === 'entry.bounced' ? { bounce: { kind: 'hard_bounce' as const, at: '2026-11-23T09:29:58.000Z' } } : {}),
+  },
 });
 
 /**

@@ -52,6 +52,8 @@ export const EXPORT_SECTIONS: ExportSection[] = [
       return rows.map((row) => ({ kind: row.kind, sentAt: row.sent_at.toISOString(), codeExpiresAt: iso(row.expires_at), claimEndsAt: iso(row.claim_ends_at) }));
     },
   },
+  // What the mail provider reported of the address: since when it takes no mail, and its soft bounces (docs/api.md, "Undeliverable addresses").
+  { name: 'mailDelivery', read: async (_, entry) => ({ undeliverableSince: iso(entry.undeliverableAt), softBounces: entry.softBounces }) },
   {
     name: 'referralsMade',
     read: async (manager, entry) => {

@@ -16,7 +16,7 @@ import {
   recordEvent,
   toEntry,
 } from '@app/shared';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
@@ -207,11 +207,7 @@ export class SignupsService {
   async unsubscribe(token: string): Promise<Locale> {
     return this.db.transaction(async (manager) => {
       const entry = await entryOfToken(manager, token, 'unsubscribe', true);
-      const now = this.clock.now();
-      await eraseTraces(manager, entry);
-      await manager.delete(EntryRecord, { id: entry.id });
-      await suppress(manager, entry, [entry.email], now);
-      await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
+      await unsubscribeEntry(manager, entry, this.clock.now());
       return entry.locale;
     });
   }
@@ -222,6 +218,17 @@ export class SignupsService {
     if (!scope) throw unknownKey();
     return scope;
   }
+}
+
+/**
+ * What an unsubscribe does to its entry, in the caller's transaction: its link's POST, and a mail
+ * provider's complaint about a mail to it (MailFeedbackService).
+ */
+export async function unsubscribeEntry(manager: EntityManager, entry: EntryRecord, now: Date): Promise<void> {
+  await eraseTraces(manager, entry);
+  await manager.delete(EntryRecord, { id: entry.id });
+  await suppress(manager, entry, [entry.email], now);
+  await recordEvent(manager, 'entry.unsubscribed', entry, toEntry(entry), now);
 }
 
 const unknownKey = () => new ApiError('unauthorized', 'Unknown or revoked publishable key.', { param: 'key' });

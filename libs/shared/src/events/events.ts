@@ -14,6 +14,7 @@ export const ENTRY_EVENT_TYPES = [
   'entry.deleted',
   'entry.milestone',
   'entry.invitation_expired',
+  'entry.bounced',
 ] as const;
 export type EntryEventType = (typeof ENTRY_EVENT_TYPES)[number];
 export const EVENT_TYPES = [...ENTRY_EVENT_TYPES, 'webhook.test'] as const;
@@ -30,8 +31,17 @@ export const MILESTONE = z
   .meta({ id: 'Milestone' });
 export type MilestoneView = z.infer<typeof MILESTONE>;
 
-/** What an event carries besides its entry: entry.milestone, the milestone. */
-export type EventExtra = { milestone?: MilestoneView };
+/** What made an entry's address undeliverable, as entry.bounced carries it. */
+export const BOUNCE = z
+  .strictObject({
+    kind: z.enum(['hard_bounce', 'soft_bounce']).meta({ description: 'hard_bounce: the address was refused for good (by the mail provider, or by the receiving server at handover); soft_bounce: it bounced for a while as many times as the limit the deployment set.' }),
+    at: TIMESTAMP.meta({ description: 'When the provider saw the bounce that did it.' }),
+  })
+  .meta({ id: 'Bounce' });
+export type BounceView = z.infer<typeof BOUNCE>;
+
+/** What an event carries besides its entry: entry.milestone, the milestone; entry.bounced, the bounce. */
+export type EventExtra = { milestone?: MilestoneView; bounce?: BounceView };
 
 /** The webhook event envelope, as every delivery's body carries it; the OpenAPI document renders it. */
 export const EVENT_ENVELOPE = z
@@ -41,7 +51,11 @@ export const EVENT_ENVELOPE = z
     createdAt: TIMESTAMP.meta({ description: 'When it happened.' }),
     mode: z.enum(MODES).meta({ description: 'live endpoints receive live events only, test endpoints test events only.' }),
     productId: z.string().meta({ description: 'The product the event belongs to.', example: 'prod_0b1c2d3e4f5a6b7c8d9e0f1a' }),
-    data: z.strictObject({ entry: ENTRY, milestone: MILESTONE.optional().meta({ description: 'entry.milestone only: the milestone reached.' }) }),
+    data: z.strictObject({
+      entry: ENTRY,
+      milestone: MILESTONE.optional().meta({ description: 'entry.milestone only: the milestone reached.' }),
+      bounce: BOUNCE.optional().meta({ description: 'entry.bounced only: the bounce that made the address undeliverable.' }),
+    }),
   })
   .meta({ id: 'Event', description: 'The body of every webhook delivery.' });
 export type EventEnvelope = z.infer<typeof EVENT_ENVELOPE>;

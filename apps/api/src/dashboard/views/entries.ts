@@ -69,6 +69,8 @@ export interface EntryView {
   locale: Locale;
   place: number | null;
   movedUp: number;
+  /** Its address's bounces, when it had any (views/undeliverable.ts). */
+  deliverability: string | null;
   referrals: ReferralView[];
   history: PlaceChangeView[];
   milestones: ReachedMilestone[];
@@ -91,6 +93,7 @@ export function entryPage(at: ProductPage, view: EntryView): string {
     ['Referrals', entry.referrals],
     ['Moved up by hand', view.movedUp],
     ['Language', `${LANGUAGE_NAMES[view.locale]} (${view.locale})`],
+    ...(view.deliverability ? [['Mail', view.deliverability] as [string, string]] : []),
   ];
   return frame(
     entry.email,

@@ -1,7 +1,7 @@
 import { html, SafeHtml, SIGNUP_REFUSALS } from '@app/shared';
 import type { Product, SignupRefusal } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
-import type { Overview, Series } from '../overview.service';
+import { MAIL_RATE_DAYS, Overview, Series } from '../overview.service';
 import type { ProductPage } from '../product-page';
 import { bar, frame } from './layout';
 import { REASONS } from './referrals';
@@ -80,7 +80,25 @@ ${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'r
 ${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the bot signals of Settings dropped no sign-up.')}
 <h2>Referrals held for review</h2>
 ${byReason(overview.held.map(({ reason, count }) => [REASONS[reason], count]), 'None waiting.')}
-<p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>`,
+<p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>
+${mailRates(at, overview.mail)}`,
     bar(identity, at, 'overview'),
   );
+}
+
+/** A rate as the providers state their limits: a percentage of the mails sent, '—' before any was. */
+function percent(count: number, sent: number): string {
+  return sent === 0 ? '—' : `${((100 * count) / sent).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
+}
+
+/** Bounce and complaint rates, which mail providers suspend a sender for past about 5 % and 0.1 % (docs/operations.md). */
+function mailRates(at: ProductPage, mail: Overview['mail']): SafeHtml {
+  const tiles: [string, string, string][] = [
+    ['Mails sent', mail.sent.toLocaleString('en-US'), ''],
+    ['Bounce rate (hard)', percent(mail.hardBounces, mail.sent), `${mail.hardBounces} hard bounces`],
+    ['Complaint rate', percent(mail.complaints, mail.sent), `${mail.complaints} complaints`],
+  ];
+  return html`<h2>Mail, last ${MAIL_RATE_DAYS} days (UTC)</h2>
+<div class="tiles">${tiles.map(([label, value, note]) => html`<div class="card"><div class="muted">${label}</div><div class="count">${value}</div><div class="muted">${note}</div></div>`)}</div>
+<p><a href="${at.base}/undeliverable">Undeliverable addresses: ${mail.undeliverable.toLocaleString('en-US')}</a></p>`;
 }

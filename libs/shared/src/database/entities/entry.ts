@@ -34,6 +34,10 @@ export class EntryRecord {
   @Column('text', { name: 'invited_by_request', nullable: true }) invitedByRequest!: string | null;
   /** The language of the entry's pages and mails: chosen at sign-up, changed on its status page. */
   @Column('text', { default: 'en' }) locale!: Locale;
+  /** Since when the address is undeliverable (a hard bounce, or MAIL_SOFT_BOUNCE_LIMIT soft ones): invite-next and releases skip it. */
+  @Column('timestamp with time zone', { name: 'undeliverable_at', precision: 3, nullable: true }) undeliverableAt!: Date | null;
+  /** Soft bounces since the address was last cleared. */
+  @Column('int', { name: 'soft_bounces', default: 0 }) softBounces!: number;
 }
 
 export type TokenPurpose = 'confirm' | 'unsubscribe';
