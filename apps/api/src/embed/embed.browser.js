@@ -2,7 +2,8 @@
 // It runs in the customer's page, so it stays small, depends on nothing, adds no global, and puts its
 // form in a shadow root, where the page's styles cannot reach it except through the documented
 // --waitlist-* custom properties. Under a strict Content-Security-Policy it needs only the service's
-// origin in script-src and connect-src: no inline style or script, no eval.
+// origin in script-src and connect-src: no inline style or script, no eval, no worker (the product's
+// challenge is solved with crypto.subtle on the page's thread, a thousand hashes per step).
 (function () {
   var CSS =
     ':host{all:initial;display:block;font:var(--waitlist-font,16px/1.5 system-ui,sans-serif);color:var(--waitlist-text,#1f2328)}' +
@@ -68,6 +69,26 @@
       asked.forEach(function (field) {
         children.push(field.node);
       });
+      // The product's challenge, solved while the person types; required shows it as a step the button waits for.
+      var check = el('p', { class: 'muted', role: 'status' }, []);
+      if (form.challenge === 'required') children.push(check);
+      var solution = form.challenge === 'off' ? null : challenge();
+      function challenge() {
+        if (form.challenge === 'required') {
+          button.disabled = true;
+          check.textContent = m.checking;
+        }
+        var solving = request('GET', '/public/v1/challenge?key=' + encodeURIComponent(key)).then(function (answer) {
+          return solve(answer.body);
+        });
+        solving.then(function () {
+          if (form.challenge === 'required') check.textContent = m.checked;
+          button.disabled = false;
+        }, function () {
+          button.disabled = false;
+        });
+        return solving;
+      }
       var fields = el('form', {}, children.concat([button, problem]));
       fields.addEventListener('submit', function (event) {
         event.preventDefault();
@@ -82,22 +103,30 @@
         });
         var body = { key: key, email: email.value, watch: watch, locale: form.locale, answers: answers, attribution: attribution() };
         if (ref) body.ref = ref;
-        request('POST', '/public/v1/signups', body).then(
-          function (answer) {
-            button.disabled = false;
-            if (answer.status === 202) {
-              var saved = { watch: watch, until: Date.now() + WATCH_MS };
-              keep(saved);
-              watchFor(form, saved);
-            } else {
-              problem.textContent = (answer.body && answer.body.error && answer.body.error.message) || m.failed;
-            }
-          },
-          function () {
-            button.disabled = false;
-            problem.textContent = m.failed;
-          },
-        );
+        (solution || Promise.resolve(null))
+          .then(function (solved) {
+            if (solved) body.challenge = solved;
+            return request('POST', '/public/v1/signups', body);
+          })
+          .then(
+            function (answer) {
+              button.disabled = false;
+              if (answer.status === 202) {
+                var saved = { watch: watch, until: Date.now() + WATCH_MS };
+                keep(saved);
+                watchFor(form, saved);
+              } else {
+                problem.textContent = (answer.body && answer.body.error && answer.body.error.message) || m.failed;
+                // A solution is taken once, whatever the answer: the next try needs a new one.
+                if (solution) solution = challenge();
+              }
+            },
+            function () {
+              button.disabled = false;
+              problem.textContent = m.failed;
+              if (solution) solution = challenge();
+            },
+          );
       });
       show([fields]);
     }
@@ -254,6 +283,8 @@
     if (document.referrer) kept.referrer = document.referrer;
     return kept;
   }
+
+  // function solve(challenge), from challenges/solve.browser.js
 
   function newWatch() {
     var bytes = crypto.getRandomValues(new Uint8Array(16));

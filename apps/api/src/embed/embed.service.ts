@@ -31,6 +31,8 @@ function messages(t: Translator, productName: string): Record<string, string> {
     invited: t.text('page.invited.body', product),
     optional: t.text('page.signup.optional'),
     choose: t.text('page.signup.choose'),
+    checking: t.text('page.signup.checking'),
+    checked: t.text('page.signup.checked'),
   };
 }
 
@@ -48,7 +50,8 @@ export class EmbedService {
   async form(key: string, acceptLanguage: string | undefined): Promise<EmbedForm> {
     const { product } = await this.signups.productOfPublishableKey(key);
     const t = browserLanguage(product, acceptLanguage);
-    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, questions: product.questions, messages: messages(t, product.name) };
+    const title = t.text('page.signup.title', { product: product.name });
+    return { title, locale: t.locale, questions: product.questions, messages: messages(t, product.name), challenge: product.challengeMode };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */

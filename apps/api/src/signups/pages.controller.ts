@@ -37,7 +37,7 @@ export class PagesController {
     // This page is where the person landed; its Referer, where they came from.
     const attribution = attributionOfPage(`${this.config.PUBLIC_BASE_URL}${request.url}`, request.headers.referer);
     const t = browserLanguage(product, request.headers['accept-language']);
-    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution);
+    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution, product.challengeMode);
   }
 
   @Get('w/:key/sent')

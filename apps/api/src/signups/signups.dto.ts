@@ -45,6 +45,19 @@ export const SIGNUP = z.object({
         'A random secret of the page that signs up (the script-tag form sends one), with which it may ask POST /public/v1/signups/status for 30 minutes whether the address was confirmed.',
       example: 'q3V9w2xZr8mN4bK7tY1pLc',
     }),
+  // A malformed one (not a string, too long, text PostgreSQL cannot store) is no solution: challenge_failed
+  // where the product's challenge is on, ignored where it is off, like any unknown field.
+  challenge: z
+    .string()
+    .max(2000)
+    .refine(isStorableText)
+    .optional()
+    .catch(undefined)
+    .meta({
+      description:
+        "The solution of a challenge from GET /public/v1/challenge, as base64 of the JSON {algorithm, challenge, number, salt, signature} (ALTCHA's payload); the script-tag form and the hosted form send it themselves. Needed only where the product's sign-up challenge is on (invisible or required): missing, wrong, expired or used before is 400 challenge_failed. Ignored where it is off.",
+      example: 'eyJhbGdvcml0aG0iOiJTSEEtMjU2Ii…',
+    }),
   // Read and checked by the service against the product's questions (signup-details.ts), answers and
   // attribution alike with the text rule of their own; described here for the document.
   answers: ownTextRule(

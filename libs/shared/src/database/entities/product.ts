@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ChallengeMode } from '../../domain/challenges';
 import type { ClaimExpiry } from '../../domain/claim-window';
 import type { Locale } from '../../i18n/locales';
 import type { Question } from '../../domain/questions';
@@ -45,4 +46,8 @@ export class Product {
   @Column('text', { name: 'default_locale', default: 'en' }) defaultLocale!: Locale;
   /** What the sign-up asks, in order; none by default. */
   @Column('jsonb', { default: [] }) questions!: Question[];
+  /** The proof of work a public sign-up must bring (docs/decisions.md); off (the default): none. */
+  @Column('text', { name: 'challenge_mode', default: 'off' }) challengeMode!: ChallengeMode;
+  /** The challenge's largest number: the solver's work, half of it on average. */
+  @Column('int', { name: 'challenge_difficulty', default: 50_000 }) challengeDifficulty!: number;
 }
