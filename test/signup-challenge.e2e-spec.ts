@@ -107,6 +107,10 @@ describe('the sign-up challenge', () => {
     const form = await stack.request({ method: 'GET', url: `/w/${key}` });
     expect(form.text).toContain('<script src="/challenge.js" defer></script>');
     expect(form.text).toContain('<noscript>');
+    // Its policy allows our own script alone: nothing inline, no eval, nothing from elsewhere.
+    expect(form.headers['content-security-policy']).toBe("default-src 'none';style-src 'unsafe-inline';img-src 'self';form-action 'self';base-uri 'none';script-src 'self';connect-src 'self'");
+    const script = await stack.request({ method: 'GET', url: '/challenge.js' });
+    expect([script.status, script.headers['content-type'], script.text.includes('function solve(challenge)')]).toEqual([200, 'text/javascript; charset=utf-8', true]);
     const posted = await stack.request({
       method: 'POST',
       url: '/public/v1/signups',

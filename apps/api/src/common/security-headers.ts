@@ -13,8 +13,6 @@ const DIRECTIVES = {
 
 /** The hosted sign-up form (/w/…) may be embedded in the product's own site. */
 const EMBEDDABLE = /^\/w\//;
-/** The hosted sign-up form itself runs the challenge's solver, a script of our own origin that fetches its challenge from us. */
-const SIGNUP_FORM = '/w/:key';
 /** A page that runs scripts of its own: its route's pattern and the hashes of the only scripts it may run, which may call us. */
 export interface ScriptedPage {
   route: string;
@@ -26,8 +24,8 @@ const OWN_POLICY = /^\/admin\/queues(\/|$)/;
 /**
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
- * HSTS when the service is reached over https; per route, the sign-up form may be framed and runs our
- * own /challenge.js (by 'self', never an inline script), a page with
+ * HSTS when the service is reached over https; per route, the sign-up form may be framed (and runs our
+ * /challenge.js where its product's challenge is on: `withOwnScript`), a page with
  * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy (null).
  * Each policy's headers are the same for every request, so helmet runs once per policy here and an
  * answer gets the headers it wrote as Fastify reply headers: running helmet's middleware per request
@@ -44,16 +42,20 @@ export async function securityHeaders(https: boolean, scripted: ScriptedPage[] =
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
   };
   const everywhere = await headersOf(options);
-  const framed = { ...DIRECTIVES, frameAncestors: null };
-  const embeddable = await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives: framed } });
-  const signupForm = await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives: { ...framed, scriptSrc: ["'self'"], connectSrc: ["'self'"] } } });
+  const embeddable = await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives: { ...DIRECTIVES, frameAncestors: null } } });
   const withScripts = new Map<string, Record<string, string>>();
   for (const { route, scriptHashes } of scripted) {
     const directives = { ...DIRECTIVES, scriptSrc: scriptHashes, connectSrc: ["'self'"] };
     withScripts.set(route, await headersOf({ ...options, contentSecurityPolicy: { useDefaults: false, directives } }));
   }
-  return (route) => (OWN_POLICY.test(route) ? null : route === SIGNUP_FORM ? signupForm : EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
+  return (route) => (OWN_POLICY.test(route) ? null : EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
 }
+
+/**
+ * The policy of a hosted sign-up form that carries its product's challenge: the page's own, plus our own
+ * /challenge.js, which fetches its challenge from us. By 'self', never an inline script or eval.
+ */
+export const withOwnScript = (policy: string): string => `${policy};script-src 'self';connect-src 'self'`;
 
 /** The headers helmet sets with these options (none of ours depends on the request). */
 async function headersOf(options: HelmetOptions): Promise<Record<string, string>> {
