@@ -1,3 +1,4 @@
+import { Clock } from '@app/shared';
 import type { Challenge } from '../apps/api/src/challenges/challenges.dto';
 import { solved } from './support/challenges';
 import { bearer, productWith } from './support/flows';
@@ -90,6 +91,22 @@ describe('the sign-up challenge', () => {
     for (const key of [hard.keys.live.publishable, easy.keys.test.publishable]) {
       const answer = await signUp({ key, email: 'swap@example.com', challenge: solved(await challengeFor(easy.keys.live.publishable)) });
       expect(answer.json().error.code).toBe('challenge_failed');
+    }
+  });
+
+  it('refuses a solution after its challenge expired, 30 minutes after it was issued', async () => {
+    const product = await productWith(stack, { challengeMode: 'invisible', challengeDifficulty: 1000 });
+    const key = product.keys.test.publishable;
+    const [late, inTime] = [solved(await challengeFor(key)), solved(await challengeFor(key))];
+    const issued = Date.now();
+    const clock = jest.spyOn(stack.api.get(Clock), 'now');
+    try {
+      clock.mockImplementation(() => new Date(issued + 29 * 60_000));
+      expect((await signUp({ key, email: 'in-time@example.com', challenge: inTime })).status).toBe(202);
+      clock.mockImplementation(() => new Date(issued + 31 * 60_000));
+      expect((await signUp({ key, email: 'late@example.com', challenge: late })).json().error.code).toBe('challenge_failed');
+    } finally {
+      clock.mockRestore();
     }
   });
 
