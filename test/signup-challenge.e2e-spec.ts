@@ -6,6 +6,7 @@ import { validatingFetch } from './support/openapi';
 import { AppProcess } from './support/processes';
 import { parseExposition, valueOf } from './support/prometheus';
 import { Product, Stack } from './support/stack';
+import { ThrowawayRedis } from './support/throwaway-redis';
 
 const TOKEN = 'metrics-token-0123456789';
 const ENV = { RATE_LIMIT_SIGNUP: '10000/1m', METRICS_TOKEN: TOKEN };
@@ -136,4 +137,30 @@ describe('the sign-up challenge', () => {
     });
     expect([posted.status, posted.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
   });
+});
+
+describe('the sign-up challenge while Redis is away', () => {
+  let redis: ThrowawayRedis;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    redis = await ThrowawayRedis.start();
+    stack = await Stack.start({ apps: ['api'], env: { REDIS_URL: redis.url } });
+  }, 60_000);
+  afterAll(async () => {
+    await redis.up();
+    await stack?.stop();
+    await redis.down();
+  });
+
+  it('sign-ups go on, and this process still refuses a solution it took', async () => {
+    const product = await productWith(stack, { challengeMode: 'required', challengeDifficulty: 1000 });
+    const key = product.keys.test.publishable;
+    const challenge = (await stack.request({ method: 'GET', url: `/public/v1/challenge?key=${key}` })).json() as Challenge;
+    await redis.down();
+    const solution = solved(challenge);
+    const signUp = (email: string) => stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email, challenge: solution } });
+    expect((await signUp('first@example.com')).status).toBe(202);
+    expect((await signUp('again@example.com')).json().error.code).toBe('challenge_failed');
+  }, 60_000);
 });
