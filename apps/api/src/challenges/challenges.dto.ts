@@ -15,7 +15,7 @@ export const CHALLENGE = z
     algorithm: z.literal('SHA-256'),
     challenge: z.string().meta({ description: 'SHA-256 of salt + the number, in hex.' }),
     maxnumber: z.number().int().meta({ description: "The largest number to try: the product's difficulty." }),
-    salt: z.string().meta({ description: 'Random, with the expiry and the product it is for; used as it is.' }),
+    salt: z.string().meta({ description: 'Random, with the expiry and (a hash of) the product and mode it is for; used as it is.' }),
     signature: z.string().meta({ description: "The service's HMAC of the challenge, sent back unchanged." }),
   })
   .meta({ id: 'Challenge' });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, ChallengeMode, Clock, Metrics, Product, RedisClient } from '@app/shared';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import { LRUCache } from 'lru-cache';
-import { hkdfSync } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -23,7 +23,7 @@ interface Settings {
 /**
  * The sign-up challenge: an ALTCHA proof of work (altcha-lib), issued and verified here, so that no
  * third party sees a visitor. A challenge is signed (HMAC under a key derived from ENCRYPTION_KEY's first
- * key) with its expiry and its product and mode in the salt, so issuing stores nothing; a solution is
+ * key) with its expiry and (a hash of) its product and mode in the salt, so issuing stores nothing; a solution is
  * taken once across every api, by a Redis SET NX that lives as long as the challenge could.
  */
 @Injectable()
@@ -122,5 +122,5 @@ export class ChallengesService {
   }
 }
 
-/** What a challenge is for: a product and mode (no person). */
-const forOf = (scope: ProductScope) => `${scope.productId}:${scope.mode}`;
+/** What a challenge is for: a product and mode (no person), hashed so that the public challenge does not show the product's id. */
+const forOf = (scope: ProductScope) => createHash('sha256').update(`${scope.productId}:${scope.mode}`).digest('base64url').slice(0, 22);

@@ -100,7 +100,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
         200: {
           description: 'The challenge.',
           headers: answerHeaders(),
-          content: { 'application/json': { schema: CHALLENGE, example: { algorithm: 'SHA-256', challenge: '5b1d…', maxnumber: 50000, salt: '9c4e0a2f7b1d3e5a?expires=1764462600&for=prod_…%3Alive&', signature: 'e3a1…' } } },
+          content: { 'application/json': { schema: CHALLENGE, example: { algorithm: 'SHA-256', challenge: '5b1d…', maxnumber: 50000, salt: '9c4e0a2f7b1d3e5a?expires=1764462600&for=Xq3k9VbT0mZr7LcN1wYp2a&', signature: 'e3a1…' } } },
         },
         ...errorResponses({ 401: ['unauthorized'] }),
       },
