@@ -74,20 +74,19 @@
       if (form.challenge === 'required') children.push(check);
       var solution = form.challenge === 'off' ? null : challenge();
       function challenge() {
-        if (form.challenge === 'required') {
-          button.disabled = true;
-          check.textContent = m.checking;
-        }
-        var solving = request('GET', '/public/v1/challenge?key=' + encodeURIComponent(key)).then(function (answer) {
-          return solve(answer.body);
-        });
-        solving.then(function () {
-          if (form.challenge === 'required') check.textContent = m.checked;
-          button.disabled = false;
-        }, function () {
-          button.disabled = false;
-        });
+        var required = form.challenge === 'required';
+        button.disabled = required;
+        check.textContent = required ? m.checking : '';
+        var solving = request('GET', '/public/v1/challenge?key=' + encodeURIComponent(key)).then(function (answer) { return solve(answer.body); });
+        var enable = function () { button.disabled = false; };
+        solving.then(function () { check.textContent = required ? m.checked : ''; }).then(enable, enable);
         return solving;
+      }
+      // A solution is taken once, whatever the answer: a refused sign-up's next try needs a new one.
+      function refused(message) {
+        button.disabled = false;
+        problem.textContent = message;
+        if (solution) solution = challenge();
       }
       var fields = el('form', {}, children.concat([button, problem]));
       fields.addEventListener('submit', function (event) {
@@ -110,21 +109,13 @@
           })
           .then(
             function (answer) {
-              button.disabled = false;
-              if (answer.status === 202) {
-                var saved = { watch: watch, until: Date.now() + WATCH_MS };
-                keep(saved);
-                watchFor(form, saved);
-              } else {
-                problem.textContent = (answer.body && answer.body.error && answer.body.error.message) || m.failed;
-                // A solution is taken once, whatever the answer: the next try needs a new one.
-                if (solution) solution = challenge();
-              }
+              if (answer.status !== 202) return refused((answer.body && answer.body.error && answer.body.error.message) || m.failed);
+              var saved = { watch: watch, until: Date.now() + WATCH_MS };
+              keep(saved);
+              watchFor(form, saved);
             },
             function () {
-              button.disabled = false;
-              problem.textContent = m.failed;
-              if (solution) solution = challenge();
+              refused(m.failed);
             },
           );
       });
@@ -285,7 +276,6 @@
   }
 
   // function solve(challenge), from challenges/solve.browser.js
-
   function newWatch() {
     var bytes = crypto.getRandomValues(new Uint8Array(16));
     return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
