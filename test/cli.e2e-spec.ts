@@ -212,7 +212,7 @@ describe('operator CLI', () => {
   const COMMANDS: [string[], string[]][] = [
     [['migrate'], []],
     [['products', 'create'], ['--name <N>', '--invite-url <U>', '--signup-url <U>', '--referral-places <K>']],
-    [['products', 'update'], ['--product <ID>', '--referral-protection <off|standard|strict>', '--velocity-limit <N>', '--waiting-for <confirmed|invited|redeemed>', '--blocked-domains <D1,D2>']],
+    [['products', 'update'], ['--product <ID>', '--referral-protection <off|standard|strict>', '--velocity-limit <N>', '--waiting-for <confirmed|invited|redeemed>', '--blocked-domains <D1,D2>', '--challenge-mode <off|invisible|required>']],
     [['keys', 'create'], ['--product <ID>', '--mode <live|test>']],
     [['keys', 'revoke'], ['--key <sk_…|pk_…>', '--pair']],
     [['webhooks', 'create'], ['--product <ID>', '--mode <live|test>', '--url <U>', '--events <t1,t2>', '--signature <service|standard>']],
@@ -371,6 +371,19 @@ describe('operator CLI', () => {
     expect({ failed: refused.code !== 0, stdout: refused.stdout }).toEqual({ failed: true, stdout: '' });
     expect(refused.stderr).toMatch(/--default-locale: The default language must be one of en, de, fr, es/);
     expect(await stack.db.query(`SELECT default_locale FROM products WHERE id = $1`, [created.id])).toEqual([{ default_locale: 'de' }]);
+  }, 60_000);
+
+  it('products update sets the sign-up challenge and its difficulty, and refuses a mode or difficulty the settings form refuses', async () => {
+    const created = JSON.parse((await cli(['products', 'create', '--name', 'Challenged', '--json'])).stdout);
+    const [set, badMode, badDifficulty] = await Promise.all([
+      cli(['products', 'update', '--product', created.id, '--challenge-mode', 'required', '--challenge-difficulty', '20000', '--json']),
+      cli(['products', 'update', '--product', created.id, '--challenge-mode', 'captcha']),
+      cli(['products', 'update', '--product', created.id, '--challenge-difficulty', '10']),
+    ]);
+    expect(JSON.parse(set.stdout)).toMatchObject({ id: created.id, challengeMode: 'required', challengeDifficulty: 20000 });
+    expect(badMode.stderr).toMatch(/--challenge-mode: The sign-up challenge must be off, invisible or required/);
+    expect(badDifficulty.stderr).toMatch(/--challenge-difficulty: The challenge difficulty must be a whole number from 1000 to 5000000/);
+    expect(await stack.db.query(`SELECT challenge_mode, challenge_difficulty FROM products WHERE id = $1`, [created.id])).toEqual([{ challenge_mode: 'required', challenge_difficulty: 20000 }]);
   }, 60_000);
 
   it('products create refuses a name the dashboard refuses (control characters, empty, over 100 characters) and trims it as the dashboard does', async () => {

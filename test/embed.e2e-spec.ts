@@ -1,8 +1,7 @@
-import { createServer, get, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Browser, Page } from 'playwright-core';
-import { launchBrowser, serve } from './support/browser';
+import { customerPage, launchBrowser, serve } from './support/browser';
 import { confirmPath, joinLine, productWith } from './support/flows';
 import { Clock, EntryRecord } from '@app/shared';
 import { Product, Stack } from './support/stack';
@@ -10,20 +9,6 @@ import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.s
 import { PASSWORD, signIn } from './support/dashboard';
 
 const WATCH = 'q3V9w2xZr8mN4bK7tY1pLc';
-
-/** A customer's page on another origin, with a Content-Security-Policy that allows only the service's origin. */
-async function customerPage(base: string, snippet: string): Promise<{ server: Server; url: string }> {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme Notes</title></head>
-<body><h1>Acme Notes</h1><p>Notes for teams, soon.</p>
-${snippet}</body></html>`;
-  const policy = `default-src 'none'; script-src ${base}; connect-src ${base}; style-src ${base}; img-src ${base}; base-uri 'none'; form-action 'none'`;
-  const server = createServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  // localhost against the service's 127.0.0.1: another origin on the same machine.
-  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}/?ref=` };
-}
 
 /** The snippet the dashboard's keys page gives to paste, as copied from the page, for the service at `base`. */
 async function dashboardSnippet(stack: Stack, product: Product, base: string): Promise<string> {

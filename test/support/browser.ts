@@ -1,3 +1,4 @@
+import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, chromium, Page } from 'playwright-core';
 import { toolPath } from './debian-tools';
@@ -28,4 +29,18 @@ export async function dashboardPage(stack: Stack, email: string, password: strin
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   return { browser, page };
+}
+
+/** A customer's page on another origin, with a Content-Security-Policy that allows only the service's origin. */
+export async function customerPage(base: string, snippet: string): Promise<{ server: Server; url: string }> {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme Notes</title></head>
+<body><h1>Acme Notes</h1><p>Notes for teams, soon.</p>
+${snippet}</body></html>`;
+  const policy = `default-src 'none'; script-src ${base}; connect-src ${base}; style-src ${base}; img-src ${base}; base-uri 'none'; form-action 'none'`;
+  const server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // localhost against the service's 127.0.0.1: another origin on the same machine.
+  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}/?ref=` };
 }

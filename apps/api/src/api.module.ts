@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/shared';
+import { ChallengesModule } from './challenges/challenges.module';
 import { CommonModule } from './common/common.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DevMailModule } from './dev-mail/dev-mail.module';
@@ -31,6 +32,7 @@ export class ApiModule {
         DatabaseModule,
         CommonModule,
         HealthModule,
+        ChallengesModule,
         SignupsModule,
         EmbedModule,
         PersonalDataModule,

@@ -16,6 +16,8 @@ export type WaitlistErrorCode =
   | 'mail_failed'
   /** Only with the product's capacity cap: the call would pass it. */
   | 'capacity_reached'
+  /** Only from the public sign-up of a product whose sign-up challenge is on: no right, unused solution. */
+  | 'challenge_failed'
   | 'internal_error'
   /** Made by the client: an answer outside 2xx without the service's error body (a proxy's page, say). */
   | 'unexpected_response'

@@ -6,6 +6,7 @@ export * from './database/data-source';
 export * from './database/entities';
 export * from './database/group-commits';
 export * from './database/prepared';
+export * from './domain/challenges';
 export * from './domain/claim-window';
 export * from './domain/clock';
 export * from './domain/deadline';

@@ -29,6 +29,8 @@ interface Options {
   defaultLocale?: string;
   signupHoneypot?: string;
   signupMinFillSeconds?: string;
+  challengeMode?: string;
+  challengeDifficulty?: string;
 }
 
 /** Each flag by its setting, the dashboard's settings form's field of the same name. */
@@ -57,6 +59,8 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   defaultLocale: '--default-locale',
   signupHoneypot: '--signup-honeypot',
   signupMinFillSeconds: '--signup-min-fill-seconds',
+  challengeMode: '--challenge-mode',
+  challengeDifficulty: '--challenge-difficulty',
 };
 
 export const productsUpdate: CliCommand<Options> = {
@@ -85,6 +89,8 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--claim-reminder-hours <R>', description: "one reminder mail with the same code R hours before the window ends ('' or 0 for none)" },
     { flags: '--claim-expiry <back_in_line|end_of_line|delete>', description: 'what becomes of an entry whose claim window ended' },
     { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
+    { flags: '--challenge-mode <off|invisible|required>', description: 'the proof of work a public sign-up must bring, which the hosted and script-tag forms solve (off unless set)' },
+    { flags: '--challenge-difficulty <N>', description: 'the challenge\'s largest number, 1000-5000000 (50000 unless set)' },
     { flags: '--default-locale <en|de|fr|es>', description: "the language of a sign-up that names none and whose browser asks for none of these (en unless set)" },
     { flags: '--signup-honeypot <off|on>', description: 'the hosted and script-tag forms carry a hidden field; a sign-up that fills it is dropped without a word (off unless set)' },
     { flags: '--signup-min-fill-seconds <S>', description: "a sign-up from those forms sooner than S seconds after the form was shown is dropped without a word ('' or 0 for none)" },
@@ -103,6 +109,7 @@ export const productsUpdate: CliCommand<Options> = {
         ...('defaultLocale' in changes ? { defaultLocale: updated.defaultLocale } : {}),
         ...('signupHoneypot' in changes ? { signupHoneypot: updated.signupHoneypot } : {}),
         ...('signupMinFillSeconds' in changes ? { signupMinFillSeconds: updated.signupMinFillSeconds } : {}),
+        ...('challengeMode' in changes || 'challengeDifficulty' in changes ? { challengeMode: updated.challengeMode, challengeDifficulty: updated.challengeDifficulty } : {}),
       };
       const window = claimWindowDays ? `${claimWindowDays}-day claim window (reminder ${claimReminderHours ?? 0} h before, then ${claimExpiry})` : 'no claim window';
       return { json, text: `product ${id} updated: referral protection ${referralProtection} ${JSON.stringify(referralRules)}, leaderboard ${leaderboard} (top ${leaderboardSize}), ${milestones.length} milestone(s), ${window}` };

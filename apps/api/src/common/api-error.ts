@@ -20,6 +20,9 @@ export const ERROR_STATUS = {
   // Not in SPEC.md's table: only a product with a capacity cap answers it (docs/api.md).
   /** An invite, reinvite or invite-next would pass the product's capacity cap; nothing was changed. */
   capacity_reached: 409,
+  // Not in SPEC.md's table: only a product whose sign-up challenge is on answers it (docs/api.md).
+  /** A public sign-up without a right, unexpired, unused solution of the product's challenge; nothing was written. */
+  challenge_failed: 400,
   // Not in SPEC.md's table: answers of the dashboard and the CLI only.
   /** A form posted without its CSRF token. */
   forbidden: 403,

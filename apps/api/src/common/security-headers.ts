@@ -24,7 +24,8 @@ const OWN_POLICY = /^\/admin\/queues(\/|$)/;
 /**
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
- * HSTS when the service is reached over https; per route, the sign-up form may be framed, a page with
+ * HSTS when the service is reached over https; per route, the sign-up form may be framed (and runs our
+ * /challenge.js where its product's challenge is on: `withOwnScript`), a page with
  * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy (null).
  * Each policy's headers are the same for every request, so helmet runs once per policy here and an
  * answer gets the headers it wrote as Fastify reply headers: running helmet's middleware per request
@@ -49,6 +50,12 @@ export async function securityHeaders(https: boolean, scripted: ScriptedPage[] =
   }
   return (route) => (OWN_POLICY.test(route) ? null : EMBEDDABLE.test(route) ? embeddable : (withScripts.get(route) ?? everywhere));
 }
+
+/**
+ * The policy of a hosted sign-up form that carries its product's challenge: the page's own, plus our own
+ * /challenge.js, which fetches its challenge from us. By 'self', never an inline script or eval.
+ */
+export const withOwnScript = (policy: string): string => `${policy};script-src 'self';connect-src 'self'`;
 
 /** The headers helmet sets with these options (none of ours depends on the request). */
 async function headersOf(options: HelmetOptions): Promise<Record<string, string>> {

@@ -2,7 +2,8 @@
 // It runs in the customer's page, so it stays small, depends on nothing, adds no global, and puts its
 // form in a shadow root, where the page's styles cannot reach it except through the documented
 // --waitlist-* custom properties. Under a strict Content-Security-Policy it needs only the service's
-// origin in script-src and connect-src: no inline style or script, no eval.
+// origin in script-src and connect-src: no inline style or script, no eval, no worker (the product's
+// challenge is solved with crypto.subtle on the page's thread, a thousand hashes per step).
 (function () {
   var CSS =
     ':host{all:initial;display:block;font:var(--waitlist-font,16px/1.5 system-ui,sans-serif);color:var(--waitlist-text,#1f2328)}' +
@@ -72,6 +73,25 @@
       // The honeypot, while the product has it: no person sees, hears or reaches it; a bot fills it in.
       var trap = form.honeypot ? el('input', { type: 'text', name: 'website', id: 'waitlist-website', tabindex: '-1', autocomplete: 'off' }, []) : null;
       if (trap) children.push(el('div', { class: 'trap', 'aria-hidden': 'true' }, [el('label', { for: 'waitlist-website' }, ['Website']), trap]));
+      // The product's challenge, solved while the person types; required shows it as a step the button waits for.
+      var check = el('p', { class: 'muted', role: 'status' }, []);
+      if (form.challenge === 'required') children.push(check);
+      var solution = form.challenge === 'off' ? null : challenge();
+      function challenge() {
+        var required = form.challenge === 'required';
+        button.disabled = required;
+        check.textContent = required ? m.checking : '';
+        var solving = request('GET', '/public/v1/challenge?key=' + encodeURIComponent(key)).then(function (answer) { return solve(answer.body); });
+        var enable = function () { button.disabled = false; };
+        solving.then(function () { check.textContent = required ? m.checked : ''; }).then(enable, enable);
+        return solving;
+      }
+      // A solution is taken once, whatever the answer: a refused sign-up's next try needs a new one.
+      function refused(message) {
+        button.disabled = false;
+        problem.textContent = message;
+        if (solution) solution = challenge();
+      }
       var fields = el('form', {}, children.concat([button, problem]));
       fields.addEventListener('submit', function (event) {
         event.preventDefault();
@@ -88,22 +108,22 @@
         if (ref) body.ref = ref;
         if (form.formToken) body.formToken = form.formToken;
         if (trap) body.website = trap.value;
-        request('POST', '/public/v1/signups', body).then(
-          function (answer) {
-            button.disabled = false;
-            if (answer.status === 202) {
+        (solution || Promise.resolve(null))
+          .then(function (solved) {
+            if (solved) body.challenge = solved;
+            return request('POST', '/public/v1/signups', body);
+          })
+          .then(
+            function (answer) {
+              if (answer.status !== 202) return refused((answer.body && answer.body.error && answer.body.error.message) || m.failed);
               var saved = { watch: watch, until: Date.now() + WATCH_MS };
               keep(saved);
               watchFor(form, saved);
-            } else {
-              problem.textContent = (answer.body && answer.body.error && answer.body.error.message) || m.failed;
-            }
-          },
-          function () {
-            button.disabled = false;
-            problem.textContent = m.failed;
-          },
-        );
+            },
+            function () {
+              refused(m.failed);
+            },
+          );
       });
       show([fields]);
     }
@@ -261,6 +281,7 @@
     return kept;
   }
 
+  // function solve(challenge), from challenges/solve.browser.js
   function newWatch() {
     var bytes = crypto.getRandomValues(new Uint8Array(16));
     return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

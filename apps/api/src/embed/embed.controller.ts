@@ -1,14 +1,14 @@
 import { Controller, Get, Header, Headers, Options, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { withSolver } from '../challenges/browser-scripts';
 import { parseInput } from '../common/validation';
 import { SIGNUP_STATUS_QUERY } from './embed.dto';
 import { EmbedService } from './embed.service';
 
-/** The script as written (the build's copy ends with a source map comment the customer's page has no use for). */
-export const EMBED_SCRIPT = readFileSync(join(__dirname, 'embed.browser.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n');
+/** The script as written, with the challenge's solver in it. */
+export const EMBED_SCRIPT = withSolver(join(__dirname, 'embed.browser.js'));
 const EMBED_SCRIPT_GZIP = gzipSync(EMBED_SCRIPT, { level: 9 });
 
 /** Like the public sign-up: any page may read these answers (and a 429's wait), and no credential is involved. */

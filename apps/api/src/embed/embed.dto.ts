@@ -1,4 +1,4 @@
-import { isStorableText, LOCALES, QUESTION_TYPES } from '@app/shared';
+import { CHALLENGE_MODES, isStorableText, LOCALES, QUESTION_TYPES } from '@app/shared';
 import { z } from 'zod';
 import { LEADER } from '../leaderboard/leaderboard.dto';
 import { WATCH } from '../signups/signups.dto';
@@ -50,6 +50,9 @@ export const EMBED_FORM = z
       .literal(true)
       .optional()
       .meta({ description: "Only while the product's honeypot is on: the form carries a field hidden from people and sends its value as the sign-up's website." }),
+    challenge: z
+      .enum(CHALLENGE_MODES)
+      .meta({ description: "The product's sign-up challenge: off, or invisible or required, when the form solves one from GET /public/v1/challenge and sends its solution with the sign-up (required: shown as a step)." }),
   })
   .meta({ id: 'EmbedForm' });
 export type EmbedForm = z.infer<typeof EMBED_FORM>;

@@ -32,6 +32,8 @@ function messages(t: Translator, productName: string): Record<string, string> {
     invited: t.text('page.invited.body', product),
     optional: t.text('page.signup.optional'),
     choose: t.text('page.signup.choose'),
+    checking: t.text('page.signup.checking'),
+    checked: t.text('page.signup.checked'),
   };
 }
 
@@ -51,7 +53,8 @@ export class EmbedService {
     const { product, scope } = await this.signups.productOfPublishableKey(key);
     const t = browserLanguage(product, acceptLanguage);
     const signals = this.signals.forForm(scope, product);
-    return { title: t.text('page.signup.title', { product: product.name }), locale: t.locale, questions: product.questions, messages: messages(t, product.name), ...signals };
+    const title = t.text('page.signup.title', { product: product.name });
+    return { title, locale: t.locale, questions: product.questions, messages: messages(t, product.name), challenge: product.challengeMode, ...signals };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */

@@ -24,6 +24,8 @@ const MEANINGS: Record<ApiErrorCode, string> = {
   rate_limited: 'Too many requests; try again after Retry-After seconds.',
   mail_failed: 'The mail could not be handed over; nothing was changed, try again.',
   provider_unavailable: "Only the mail providers' hooks: a server of the provider that the hook had to ask (Amazon SNS's signing certificate or subscription link) did not answer; nothing was changed, and the provider sends the call again.",
+  challenge_failed:
+    "Only from the public sign-up of a product whose sign-up challenge is on (invisible or required): the challenge field is missing, not a solution of a challenge from GET /public/v1/challenge for this key's product and mode, expired (30 minutes), or used already (each solution counts once). Nothing was written, and the answer is the same whatever the address; fetch and solve a new challenge.",
   capacity_reached: "Only with the product's capacity cap set: the call would leave more entries invited and not redeemed than the cap allows; nothing was changed. The message says how many places are free.",
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { CHALLENGE, CHALLENGE_QUERY } from '../challenges/challenges.dto';
 import { EMBED_FORM, SIGNUP_STATUS, SIGNUP_STATUS_QUERY } from '../embed/embed.dto';
 import { LEADERBOARD, LEADERBOARD_QUERY } from '../leaderboard/leaderboard.dto';
 import { KRATOS_REFUSAL, KRATOS_REGISTRATION, SUPABASE_ANSWER, SUPABASE_BEFORE_USER_CREATED } from '../login-hooks/login-hooks.dto';
@@ -38,7 +39,7 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
           description: 'Received (HTML form): on to the "check your inbox" page.',
           headers: answerHeaders({ Location: z.string().meta({ example: '/w/pk_live_…/sent' }) }),
         },
-        ...errorResponses({ 400: ['invalid_email', 'invalid_request'], 401: ['unauthorized'], 429: ['rate_limited'] }, { html: true }),
+        ...errorResponses({ 400: ['invalid_email', 'invalid_request', 'challenge_failed'], 401: ['unauthorized'], 429: ['rate_limited'] }, { html: true }),
       },
     },
   },
@@ -81,7 +82,26 @@ export const PUBLIC_PATHS: ZodOpenApiPathsObject = {
       security: [],
       requestParams: { path: z.object({ key: z.string().meta({ description: 'The publishable key.', example: 'pk_live_…' }) }), header: requestHeaders() },
       responses: {
-        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', locale: 'en', questions: [{ key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer'] }], messages: { email: 'Email address', join: 'Join the waitlist' } } } } },
+        200: { description: 'The form.', headers: answerHeaders(), content: { 'application/json': { schema: EMBED_FORM, example: { title: 'Join the Acme waitlist', locale: 'en', questions: [{ key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer'] }], messages: { email: 'Email address', join: 'Join the waitlist' }, challenge: 'off' } } } },
+        ...errorResponses({ 401: ['unauthorized'] }),
+      },
+    },
+  },
+  '/public/v1/challenge': {
+    get: {
+      operationId: 'signupChallenge',
+      tags: ['Sign-up'],
+      summary: 'A challenge for a sign-up',
+      description:
+        "A proof-of-work challenge (ALTCHA's, SHA-256) for one sign-up of the key's product and mode, needed where the product's sign-up challenge is on: find the number from 0 to maxnumber with SHA-256(salt + number) = challenge, then send base64 of the JSON {algorithm, challenge, number, salt, signature} as the sign-up's `challenge`. It expires after 30 minutes, and a solution counts once. Issuing keeps nothing; the hosted form and the script-tag form fetch and solve it themselves. Answers carry Access-Control-Allow-Origin: *.",
+      security: [],
+      requestParams: { query: CHALLENGE_QUERY, header: requestHeaders() },
+      responses: {
+        200: {
+          description: 'The challenge.',
+          headers: answerHeaders(),
+          content: { 'application/json': { schema: CHALLENGE, example: { algorithm: 'SHA-256', challenge: '5b1d…', maxnumber: 50000, salt: '9c4e0a2f7b1d3e5a?expires=1764462600&for=Xq3k9VbT0mZr7LcN1wYp2a&', signature: 'e3a1…' } } },
+        },
         ...errorResponses({ 401: ['unauthorized'] }),
       },
     },

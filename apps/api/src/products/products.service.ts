@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { claimWindowProblem, Clock, LOCALES, newId, Product, ProtectionLevel } from '@app/shared';
 import { DataSource, In } from 'typeorm';
 import { z } from 'zod';
+import { CHALLENGE_SETTINGS_FORM } from '../challenges/challenges.dto';
 import { CLAIM_WINDOW_SETTINGS } from '../claim-window/claim-window.dto';
 import { ApiError } from '../common/api-error';
 import { KeyPair, KeysService } from '../keys/keys.service';
@@ -72,6 +73,8 @@ export const PRODUCT_SETTINGS = z.object({
   /** What the sign-up asks, one question a line (questions-form.ts). */
   questions: QUESTIONS_FORM,
   ...SIGNUP_SIGNALS_SETTINGS.shape,
+  /** The sign-up challenge: off, invisible or required, and its difficulty. */
+  ...CHALLENGE_SETTINGS_FORM.shape,
 });
 export type ProductSettings = z.output<typeof PRODUCT_SETTINGS>;
 

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import { browserLanguage } from '../common/html';
+import { withOwnScript } from '../common/security-headers';
 import { parseInput } from '../common/validation';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { EntryStatus } from './entry-status.service';
@@ -34,13 +35,14 @@ export class PagesController {
 
   @Get('w/:key')
   @Header('Content-Type', HTML)
-  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Req() request: FastifyRequest): Promise<string> {
+  async signupForm(@Param('key') key: string, @Query('ref') ref: unknown, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { product, scope } = await this.notFoundIfUnknown(key);
+    if (product.challengeMode !== 'off') void reply.header('content-security-policy', withOwnScript(String(reply.getHeader('content-security-policy'))));
     // This page is where the person landed; its Referer, where they came from.
     const attribution = attributionOfPage(`${this.config.PUBLIC_BASE_URL}${request.url}`, request.headers.referer);
     const t = browserLanguage(product, request.headers['accept-language']);
     const signals = this.signals.forForm(scope, product);
-    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution, signals);
+    return signupPage(t, product.name, key, typeof ref === 'string' ? ref.slice(0, 100) : undefined, product.questions, attribution, signals, product.challengeMode);
   }
 
   @Get('w/:key/sent')

@@ -1,4 +1,4 @@
-import { Attribution, html, LANGUAGE_NAMES, LOCALES, Milestone, Question, SafeHtml, Translator } from '@app/shared';
+import { Attribution, ChallengeMode, html, LANGUAGE_NAMES, LOCALES, Milestone, Question, SafeHtml, Translator } from '@app/shared';
 import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
 import type { ConfirmStatus, Friends } from './entry-status.service';
@@ -15,7 +15,10 @@ const HONEYPOT = html`<div aria-hidden="true" style="position:absolute;left:-100
 const signalFields = ({ honeypot, formToken }: FormSignals) =>
   html`${formToken ? html`<input type="hidden" name="formToken" value="${formToken}">` : ''}${honeypot ? HONEYPOT : ''}`;
 
-/** The hosted sign-up form: the address, the product's questions (in the team's own words), and the visit's attribution in hidden fields. */
+/**
+ * The hosted sign-up form: the address, the product's questions (in the team's own words), and the visit's
+ * attribution in hidden fields; with the product's challenge on, the script that solves it (/challenge.js).
+ */
 export function signupPage(
   t: Translator,
   productName: string,
@@ -24,11 +27,12 @@ export function signupPage(
   questions: Question[] = [],
   attribution: Attribution | null = null,
   signals: FormSignals = {},
+  challenge: ChallengeMode = 'off',
 ): string {
   return page(
     t.text('page.signup.title', { product: productName }),
     html`<h1>${t.html('page.signup.title', { product: productName })}</h1>
-<form method="post" action="/public/v1/signups">
+<form method="post" action="/public/v1/signups"${challenge === 'off' ? '' : html` data-challenge="${challenge}"`}>
   <input type="hidden" name="key" value="${key}">
   ${ref ? html`<input type="hidden" name="ref" value="${ref}">` : ''}
   ${attributionFields(attribution)}
@@ -36,11 +40,24 @@ export function signupPage(
   <input id="email" type="email" name="email" required autocomplete="email" maxlength="254">
   ${questionFields(t, questions)}
   ${signalFields(signals)}
-  <button type="submit">${t.text('page.signup.submit')}</button>
+  ${challenge === 'off' ? '' : challengeFields(t, challenge)}
+  <button type="submit"${challenge === 'required' ? ' disabled' : ''}>${t.text('page.signup.submit')}</button>
 </form>
 <p class="muted">${t.text('page.signup.note')}</p>`,
     t.locale,
   );
+}
+
+/**
+ * The challenge's hidden field and its script; required also shows the check as a step, the button
+ * waiting for it. Without JavaScript nothing can solve it: the form says so (docs/decisions.md).
+ */
+function challengeFields(t: Translator, challenge: Exclude<ChallengeMode, 'off'>): SafeHtml {
+  const step = challenge === 'required' ? html`<p class="muted challenge" role="status" data-checking="${t.text('page.signup.checking')}" data-checked="${t.text('page.signup.checked')}"></p>` : '';
+  return html`<input type="hidden" name="challenge" value="">
+  ${step}
+  <noscript><p>${t.text('page.signup.needsScript')}</p></noscript>
+  <script src="/challenge.js" defer></script>`;
 }
 
 /** The sign-up form's result, and so the embedded form's: with the race the person is joining, when the product shows it. */

@@ -62,6 +62,19 @@ export const SIGNUP = z.object({
       description:
         "The token of when the form was shown, which the hosted form and the script-tag form (GET /public/v1/forms/{key}) carry while the product has a minimum fill time. A sign-up that brings one sooner than that after the form was shown, or one the service did not sign for this product and mode, is dropped like a filled honeypot. A sign-up without one (a product's own server or form) is not timed.",
     }),
+  // A malformed one (not a string, too long, text PostgreSQL cannot store) is no solution: challenge_failed
+  // where the product's challenge is on, ignored where it is off, like any unknown field.
+  challenge: z
+    .string()
+    .max(2000)
+    .refine(isStorableText)
+    .optional()
+    .catch(undefined)
+    .meta({
+      description:
+        "The solution of a challenge from GET /public/v1/challenge, as base64 of the JSON {algorithm, challenge, number, salt, signature} (ALTCHA's payload); the script-tag form and the hosted form send it themselves. Needed only where the product's sign-up challenge is on (invisible or required): missing, wrong, expired or used before is 400 challenge_failed. Ignored where it is off.",
+      example: 'eyJhbGdvcml0aG0iOiJTSEEtMjU2Ii…',
+    }),
   // Read and checked by the service against the product's questions (signup-details.ts), answers and
   // attribution alike with the text rule of their own; described here for the document.
   answers: ownTextRule(

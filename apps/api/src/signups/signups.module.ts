@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChallengesModule } from '../challenges/challenges.module';
 import { KeysModule } from '../keys/keys.module';
 import { LeaderboardModule } from '../leaderboard/leaderboard.module';
 import { LineModule } from '../line/line.module';
@@ -12,7 +13,7 @@ import { SignupWatches } from './signup-watches';
 
 /** Public sign-up, and the hosted pages: sign-up form, confirm, unsubscribe. */
 @Module({
-  imports: [KeysModule, LineModule, ReferralsModule, LeaderboardModule],
+  imports: [ChallengesModule, KeysModule, LineModule, ReferralsModule, LeaderboardModule],
   controllers: [SignupsController, PagesController],
   providers: [SignupsService, EntryStatus, SignupWatches, SignupSignals],
   exports: [SignupsService, EntryStatus, SignupWatches, SignupSignals],

@@ -20,6 +20,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { KeyScope } from '../common/scope';
 import { KeysService } from '../keys/keys.service';
 import { ApiError } from '../common/api-error';
+import { ChallengesService } from '../challenges/challenges.service';
 import { eraseTraces } from '../entries/erasure';
 import { suppress, suppressionHash } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
@@ -49,6 +50,8 @@ export interface SignupInput {
   /** The forms' honeypot field and "shown at" token, as sent (SignupSignals). */
   website?: unknown;
   formToken?: unknown;
+  /** The solution of the product's sign-up challenge, where it has one on (ChallengesService). */
+  challenge?: string;
 }
 
 @Injectable()
@@ -62,6 +65,7 @@ export class SignupsService {
     private readonly referrals: ReferralsService,
     private readonly limits: RateLimits,
     private readonly watches: SignupWatches,
+    private readonly challenges: ChallengesService,
     private readonly clock: Clock,
     private readonly signals: SignupSignals,
   ) {}
@@ -83,6 +87,8 @@ export class SignupsService {
   async signUp(input: SignupInput): Promise<KeyScope> {
     const answer = this.pace.start();
     const scope = await this.scopeOfPublishableKey(input.key);
+    // Before the address is read, so that the refusal is the same for every address.
+    await this.challenges.check(scope, input.challenge);
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);

@@ -43,8 +43,9 @@ export class Metrics {
     }
   }
 
+  /** A family that several parts count in (waitlist_signups_refused_total, by reason) is made by the first and shared. */
   counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
-    return new Counter({ ...config, registers: [this.registry] });
+    return (this.registry.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter({ ...config, registers: [this.registry] });
   }
 
   gauge<L extends string>(config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L> {

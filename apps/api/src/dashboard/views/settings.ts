@@ -84,6 +84,13 @@ ${field('capacity', 'Capacity cap', 'number', 'At most this many entries of a mo
 <h2 style="font-size:1.05rem">Sign-up questions</h2>
 <label for="questions">Questions</label><textarea id="questions" name="questions" rows="5" placeholder="role | single_choice | required | Your role | Founder; Engineer; Other">${values.questions ?? ''}</textarea>
 <p class="muted">Up to 10, one a line, in the order they are asked: key | type | required or optional | label | choices separated by ; (choice types only). Types: short_text (up to 200 characters), long_text (up to 2,000), single_choice, multiple_choice (2 to 20 choices of up to 100 characters), checkbox (a box to tick, such as consent; a required one must be ticked). The key (lowercase letters, digits, - and _) names the answer in the API, the CSV export and webhooks’ profile reads; keep it when you reword a label. The hosted form asks them; the sign-up API takes them as answers.</p>
+<h2 style="font-size:1.05rem">Sign-up challenge</h2>
+${choice('challengeMode', 'Challenge', [
+  ['off', 'Off'],
+  ['invisible', 'Invisible: solved in the background'],
+  ['required', 'Required: shown as a step before joining'],
+], 'A small proof of work that the hosted form and the script-tag form solve in the person’s browser before a sign-up counts, served by this service alone, with nothing kept about the person. A sign-up without it (a script, or a browser without JavaScript) is refused with 400 challenge_failed. Your own form must fetch and solve one too: see the API reference.')}
+${field('challengeDifficulty', 'Difficulty', 'number', 'The largest number the browser may have to try, 1,000 to 5,000,000; it tries half of them on average (50,000: well under a second on a phone).', ' min="1000" max="5000000"')}
 <button type="submit">Save</button></form>`,
     bar(identity, at, 'settings'),
   );
