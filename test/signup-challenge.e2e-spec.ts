@@ -84,6 +84,12 @@ describe('the sign-up challenge', () => {
     // A challenge issued by one process is solved for any other.
     expect((await signUpAtOther({ key, email: 'another@example.com', challenge: solved(await challengeFor(key)) })).status).toBe(202);
     expect(await refusedForChallenge()).toBe(refusedBefore + 8);
+    // Counted for the overview too, the other process's refusal with them.
+    const [{ count }] = await stack.db.query(
+      `SELECT COALESCE(sum(count), 0)::int AS count FROM daily_event_counts WHERE product_id = $1 AND mode = 'live' AND type = 'refused:challenge'`,
+      [product.id],
+    );
+    expect(count).toBe(9);
   }, 60_000);
 
   it("refuses a solution of another product's or mode's challenge, which may be easier", async () => {

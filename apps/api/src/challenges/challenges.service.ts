@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, ChallengeMode, Clock, Metrics, Product, RedisClient } from '@app/shared';
+import { APP_CONFIG, AppConfig, ChallengeMode, Clock, countOfDay, Metrics, Product, RedisClient, refusedCountType } from '@app/shared';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import { LRUCache } from 'lru-cache';
 import { createHash, hkdfSync } from 'node:crypto';
@@ -46,7 +46,7 @@ export class ChallengesService {
   ) {
     this.hmacKey = Buffer.from(hkdfSync('sha256', config.ENCRYPTION_KEY[0], Buffer.alloc(0), 'waitlist sign-up challenges', 32)).toString('hex');
     this.prefix = `${config.QUEUE_PREFIX}:challenge:`;
-    this.refused = metrics.counter({ name: 'waitlist_signups_refused_total', help: 'Public sign-ups refused before anything was written, by reason', labelNames: ['reason'] });
+    this.refused = metrics.signupsRefused();
   }
 
   /** A new challenge for the product and mode of a publishable key, at the product's difficulty. */
@@ -69,11 +69,17 @@ export class ChallengesService {
    * its product and mode, not expired, and never taken before; otherwise 400 challenge_failed, the same
    * whatever the address, and nothing is written.
    */
-  async check(scope: ProductScope, solution: string | undefined): Promise<void> {
-    if ((await this.settingsOf(scope.productId)).mode === 'off') return;
+  /** Whether a sign-up may go on: the product's challenge is off, or this is a right, unexpired, unused solution (taken now). */
+  async passes(scope: ProductScope, solution: string | undefined): Promise<boolean> {
+    if ((await this.settingsOf(scope.productId)).mode === 'off') return true;
     const challenge = await this.solved(scope, solution);
-    if (challenge && (await this.takeOnce(challenge))) return;
+    return challenge !== null && (await this.takeOnce(challenge));
+  }
+
+  /** A sign-up without a right solution: counted (the metric, the overview's day) and refused. */
+  async refuse(scope: ProductScope): Promise<never> {
     this.refused.inc({ reason: 'challenge' });
+    await countOfDay(this.db, scope, refusedCountType('challenge'), this.clock.now(), 1);
     throw new ApiError('challenge_failed', 'The sign-up challenge is missing, wrong, expired or used already; solve a new one.', { param: 'challenge' });
   }
 

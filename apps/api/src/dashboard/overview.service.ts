@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ENTRY_STATES, EntryState, ReferralReason, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
+import { Clock, ENTRY_STATES, EntryState, ReferralReason, refusedCountType, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
-import { refusedCountType } from '../signups/signup-signals';
 
 /** Days shown on the overview, today (UTC) included. */
 const OVERVIEW_DAYS = 30;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, countOfDay, Metrics, preparedQuery, Product, SignupRefusal } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, countOfDay, Metrics, preparedQuery, Product, refusedCountType, SignupRefusal } from '@app/shared';
 import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
@@ -18,8 +18,6 @@ export interface FormSignals {
   honeypot?: true;
 }
 
-/** The day's count of refused sign-ups of a reason, in daily_event_counts, where no event type looks like it. */
-export const refusedCountType = (reason: SignupRefusal): string => `refused:${reason}`;
 
 /** A form field left empty, as a person leaves the honeypot: absent, '' or null. */
 const empty = (value: unknown): boolean => value === undefined || value === null || value === '';

@@ -87,8 +87,12 @@ export class SignupsService {
   async signUp(input: SignupInput): Promise<KeyScope> {
     const answer = this.pace.start();
     const scope = await this.scopeOfPublishableKey(input.key);
-    // Before the address is read, so that the refusal is the same for every address.
-    await this.challenges.check(scope, input.challenge);
+    // Before the address is read, so that the refusal is the same for every address; a refusal counts
+    // against the network's limit first, so that a flood of them is held to it as sign-ups are.
+    if (!(await this.challenges.passes(scope, input.challenge))) {
+      await this.limits.signupFromIp(input.ip);
+      await this.challenges.refuse(scope);
+    }
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);

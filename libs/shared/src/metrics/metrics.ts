@@ -7,14 +7,17 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 let processMetrics: Registry | undefined;
 
 /**
- * Why the public sign-up dropped a sign-up without a word (nothing stored, nothing mailed, the usual
- * answer): the values of waitlist_signups_refused_total's reason label, one a line.
+ * Why the public sign-up took nothing: refused with challenge_failed (challenge), or dropped without a word
+ * and the usual answer (the others); the values of waitlist_signups_refused_total's reason label, one a line.
  */
 export const SIGNUP_REFUSALS = [
+  'challenge',
   'honeypot',
   'fill_time',
 ] as const;
 export type SignupRefusal = (typeof SIGNUP_REFUSALS)[number];
+/** The type under which daily_event_counts keeps a product's day of these, for the overview. */
+export const refusedCountType = (reason: SignupRefusal): string => `refused:${reason}`;
 
 /** A scrape's answer: the exposition, or 401 when METRICS_TOKEN is set and not sent. */
 export interface Scrape {
@@ -43,9 +46,8 @@ export class Metrics {
     }
   }
 
-  /** A family that several parts count in (waitlist_signups_refused_total, by reason) is made by the first and shared. */
   counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
-    return (this.registry.getSingleMetric(config.name) as Counter<L> | undefined) ?? new Counter({ ...config, registers: [this.registry] });
+    return new Counter({ ...config, registers: [this.registry] });
   }
 
   gauge<L extends string>(config: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L> {
@@ -62,7 +64,7 @@ export class Metrics {
    */
   signupsRefused(): Counter<'reason'> {
     if (!this.refusedSignups) {
-      this.refusedSignups = this.counter({ name: 'waitlist_signups_refused_total', help: 'Public sign-ups dropped without a word (nothing stored or mailed), by reason', labelNames: ['reason'] });
+      this.refusedSignups = this.counter({ name: 'waitlist_signups_refused_total', help: 'Public sign-ups refused (challenge) or dropped without a word (honeypot, fill_time) before anything was stored, by reason', labelNames: ['reason'] });
       for (const reason of SIGNUP_REFUSALS) this.refusedSignups.inc({ reason }, 0);
     }
     return this.refusedSignups;

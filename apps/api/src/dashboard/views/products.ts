@@ -8,6 +8,7 @@ import { REASONS } from './referrals';
 
 /** Why a sign-up was refused, in the team's words. */
 const REFUSALS: Record<SignupRefusal, string> = {
+  challenge: 'refused: no right solution of the sign-up challenge',
   honeypot: 'filled in the honeypot',
   fill_time: 'sent sooner than the minimum fill time, or with a forged form token',
 };
@@ -77,7 +78,7 @@ ${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confir
 <h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
 ${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}
 <h2>Refused sign-ups, last ${overview.days.length} days (UTC)</h2>
-${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the bot signals of Settings dropped no sign-up.')}
+${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the challenge and the bot signals of Settings refused no sign-up.')}
 <h2>Referrals held for review</h2>
 ${byReason(overview.held.map(({ reason, count }) => [REASONS[reason], count]), 'None waiting.')}
 <p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>
