@@ -2,6 +2,8 @@ export * from './config/config';
 export * from './config/config.module';
 export * from './config/development-defaults';
 export * from './config/durations';
+export * from './config/dkim';
+export * from './config/mail-pace';
 export * from './database/data-source';
 export * from './database/entities';
 export * from './database/group-commits';
