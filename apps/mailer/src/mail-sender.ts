@@ -1,7 +1,25 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, EntryRecord, EntryToken, groupCommits, hashToken, Locale, mailLinks, Metrics, newToken, Product, TokenPurpose } from '@app/shared';
+import {
+  APP_CONFIG,
+  AppConfig,
+  Clock,
+  domainOf,
+  DomainPace,
+  EntryRecord,
+  EntryToken,
+  groupCommits,
+  hashToken,
+  Locale,
+  mailLinks,
+  Metrics,
+  newToken,
+  Product,
+  RedisClient,
+  TokenPurpose,
+} from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
 import { MailContent, MailLinks } from './mails/layout';
@@ -12,6 +30,14 @@ export type MailProduct = Pick<Product, 'id' | 'name' | 'senderName'>;
 /** What a mail is, as its metrics count it. */
 type MailKind = 'confirmation' | 'invitation' | 'reminder' | 'my-data';
 
+/** A mail whose receiving domain's window (MAIL_DOMAIN_PACE) opens only after it had to start: nothing was sent. */
+export class PacedOut extends HandoverNotStarted {
+  constructor(readonly waitMs: number) {
+    super();
+    this.message = `The receiving domain's pace has room again in ${waitMs} ms`;
+  }
+}
+
 /** The publishable key in use of the entry's product and mode (the newest), which names its my-data page. */
 const PUBLISHABLE_KEY = `(SELECT k.hint FROM api_keys k WHERE k.product_id = e.product_id AND k.mode = e.mode AND k.kind = 'publishable'
   AND k.revoked_at IS NULL ORDER BY k.created_at DESC LIMIT 1)`;
@@ -21,6 +47,8 @@ const PUBLISHABLE_KEY = `(SELECT k.hint FROM api_keys k WHERE k.product_id = e.p
 export class MailSender {
   private readonly logger = new Logger(MailSender.name);
   private readonly mails;
+  private readonly paced;
+  private readonly pace: DomainPace;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -28,7 +56,14 @@ export class MailSender {
     private readonly transport: MailTransport,
     private readonly clock: Clock,
     metrics: Metrics,
+    @Inject(RedisClient) redis: RedisClient,
   ) {
+    this.pace = new DomainPace(redis, config.QUEUE_PREFIX, config.MAIL_DOMAIN_PACE);
+    this.paced = metrics.counter({
+      name: 'waitlist_mails_paced_total',
+      help: 'Mails that waited for their receiving domain\'s pace (MAIL_DOMAIN_PACE): in process, or put off for later (not sent now)',
+      labelNames: ['kind', 'outcome'],
+    });
     this.mails = metrics.counter({
       name: 'waitlist_mails_total',
       help: 'Mails by kind and outcome: handed over to SMTP, refused for good (5xx), or failed for now',
@@ -91,7 +126,8 @@ export class MailSender {
    * (rows their links need) in one transaction, then hands each mail over on its own, side by side in
    * the pool, each within `boundMs` of its start and none starting after `startBy`; `handedOver` runs
    * for each mail as soon as the server took it, before its connection takes another mail. Returns the entries whose mail was handed over (not
-   * an entry deleted meanwhile, nor one whose mail failed, logged) and those whose mail never started.
+   * an entry deleted meanwhile, nor one whose mail failed, logged), those whose mail never started, and
+   * the longest wait for a receiving domain's pace among them (0: none was paced out).
    */
   async sendEach(
     entries: EntryRecord[],
@@ -104,7 +140,7 @@ export class MailSender {
       /** An invitation unless said otherwise (a claim window's reminder), as the metrics and the log name it. */
       kind?: MailKind;
     },
-  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[] }> {
+  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[]; pacedForMs: number }> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const keys = new Map<string, string | null>();
     const createdAt = this.clock.now();
@@ -123,6 +159,7 @@ export class MailSender {
       await options.store?.(manager, present);
       return present;
     });
+    let pacedForMs = 0;
     const outcomes = await Promise.all(
       present.map(async (entry) => {
         try {
@@ -135,12 +172,13 @@ export class MailSender {
             { ...options, accepted: () => options.handedOver?.(entry) },
           );
         } catch (error) {
+          if (error instanceof PacedOut) pacedForMs = Math.max(pacedForMs, error.waitMs);
           return error instanceof HandoverNotStarted ? 'untried' : 'failed';
         }
         return 'sent';
       }),
     );
-    return { sent: present.filter((_, i) => outcomes[i] === 'sent'), untried: present.filter((_, i) => outcomes[i] === 'untried') };
+    return { sent: present.filter((_, i) => outcomes[i] === 'sent'), untried: present.filter((_, i) => outcomes[i] === 'untried'), pacedForMs };
   }
 
   /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
@@ -155,6 +193,7 @@ export class MailSender {
     const links = mailLinks(this.config.PUBLIC_BASE_URL, unsubscribe, publishableKey);
     try {
       const mail = await content(links);
+      await this.waitForPace(kind, entry.email, startBy);
       await this.transport.send(
         {
           from: this.sender(product),
@@ -175,6 +214,23 @@ export class MailSender {
       this.mails.inc({ kind, outcome: permanent ? 'refused' : 'failed' });
       if (permanent) throw new UnrecoverableError(`SMTP refused the mail permanently (${responseCode})`);
       throw error;
+    }
+  }
+
+  /**
+   * A place in the receiving domain's pace: waited for here while the window opens before `startBy`,
+   * else PacedOut, and the caller puts the mail off (an outbox row waits, an invitation goes back untried).
+   */
+  private async waitForPace(kind: MailKind, email: string, startBy: number | undefined): Promise<void> {
+    for (;;) {
+      const waitMs = await this.pace.take(domainOf(email), this.clock.now().getTime());
+      if (waitMs === 0) return;
+      if (startBy !== undefined && Date.now() + waitMs >= startBy) {
+        this.paced.inc({ kind, outcome: 'put_off' });
+        throw new PacedOut(waitMs);
+      }
+      this.paced.inc({ kind, outcome: 'waited' });
+      await sleep(waitMs);
     }
   }
 

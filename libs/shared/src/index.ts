@@ -26,6 +26,7 @@ export * from './queues/contract';
 export * from './queues/redis';
 export * from './queues/restore';
 export * from './queues/dev-inbox';
+export * from './queues/domain-pace';
 export * from './domain/html';
 export * from './nest/health-server';
 export * from './nest/worker';

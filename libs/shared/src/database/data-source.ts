@@ -26,8 +26,9 @@ import { QuestionsAndAttribution1764021600000 } from './migrations/1764021600000
 import { DeliveriesWrittenOnce1764108000000 } from './migrations/1764108000000-deliveries-written-once';
 import { BucketsWhenMoved1764201600000 } from './migrations/1764201600000-buckets-when-moved';
 import { ReleaseRunRequests1764374400000 } from './migrations/1764374400000-release-run-requests';
+import { MailQuotas1764475200000 } from './migrations/1764475200000-mail-quotas';
 
-export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, DurableJobs1763841600000, Operators1763848800000, ReferralCreditsAndLineOrder1763856000000, IntegrationKit1763863200000, EntryCounts1763870400000, FanOutFromOutbox1763877600000, CounterStripes1763884800000, ConfirmationsFromOutbox1763892000000, ReferralStatesAndPlaceHistory1763899200000, Leaderboard1763906400000, Milestones1763913600000, Imports1764000000000, ClaimWindow1764003600000, Releases1764007200000, Languages1764014400000, MailTemplates1764018000000, QuestionsAndAttribution1764021600000, DeliveriesWrittenOnce1764108000000, BucketsWhenMoved1764201600000, ReleaseRunRequests1764374400000];
+export const MIGRATIONS = [Initial1763805600000, Invitations1763812800000, Webhooks1763820000000, Dashboard1763827200000, OverviewAndSettings1763834400000, DurableJobs1763841600000, Operators1763848800000, ReferralCreditsAndLineOrder1763856000000, IntegrationKit1763863200000, EntryCounts1763870400000, FanOutFromOutbox1763877600000, CounterStripes1763884800000, ConfirmationsFromOutbox1763892000000, ReferralStatesAndPlaceHistory1763899200000, Leaderboard1763906400000, Milestones1763913600000, Imports1764000000000, ClaimWindow1764003600000, Releases1764007200000, Languages1764014400000, MailTemplates1764018000000, QuestionsAndAttribution1764021600000, DeliveriesWrittenOnce1764108000000, BucketsWhenMoved1764201600000, ReleaseRunRequests1764374400000, MailQuotas1764475200000];
 
 /** The one DataSource definition, used by the apps, the CLI's migrate command and the tests. */
 export function dataSourceOptions(url: string): DataSourceOptions {
