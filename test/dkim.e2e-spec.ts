@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@app/shared';
+import { ConfigError, dkimFor, loadConfig } from '@app/shared';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -24,14 +24,14 @@ function resolverFor(publicKey: KeyObject) {
 describe('DKIM signing', () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // The key given as a file, as a deployment would mount it.
+  const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'key.pem');
+  writeFileSync(keyFile, pem);
   let stack: Stack;
 
   afterEach(() => stack?.stop());
 
   it('a DKIM signature verifies with mailauth', async () => {
-    // The key given as a file, as a deployment would mount it.
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'key.pem');
-    writeFileSync(keyFile, pem);
     stack = await Stack.start({ env: { MAIL_FROM: `Waitlist <no-reply@${DOMAIN}>`, DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: keyFile } });
     const product = await stack.createProduct();
     await signUp(stack, product.keys.test.publishable, 'ada@example.org');
@@ -57,6 +57,14 @@ describe('DKIM signing', () => {
     expect(mail.headers['dkim-signature']).toBeUndefined();
   });
 
+  it("picks the key of the From address's domain, and none for a domain without one", () => {
+    const { DKIM } = loadConfig({ DKIM_KEYS: `a.example:s1:${keyFile},b.example:s2:${keyFile}` });
+    expect(dkimFor(DKIM, 'Acme <news@B.example>')).toMatchObject({ domainName: 'b.example', keySelector: 's2' });
+    expect(dkimFor(DKIM, 'news@a.example')).toMatchObject({ domainName: 'a.example', keySelector: 's1' });
+    expect(dkimFor(DKIM, 'news@c.example')).toBeUndefined();
+    expect(loadConfig({}).DKIM.size).toBe(0);
+  });
+
   it('a DKIM setting that cannot work stops the start with a sentence that names it, never the key', () => {
     const bad = (env: Record<string, string>) => {
       try {
@@ -74,7 +82,7 @@ describe('DKIM signing', () => {
     expect(notAKey).not.toContain('bm90IGEga2V5');
     expect(bad({ DKIM_SELECTOR: 'not a selector', DKIM_PRIVATE_KEY: pem })).toMatch(/DKIM_SELECTOR/);
     expect(bad({ DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: pem, DKIM_DOMAIN: 'not a domain' })).toMatch(/DKIM_DOMAIN/);
-    expect(bad({ DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: pem, MAIL_FROM: 'Waitlist <no-reply@localhost>' })).toMatch(/MAIL_FROM .*DKIM_DOMAIN/);
+    expect(bad({ DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: pem, MAIL_FROM: 'Waitlist <no-reply@localhost>' })).toMatch(/MAIL_FROM: has no domain .*set DKIM_DOMAIN/);
     expect(bad({ MAIL_DOMAIN_PACE: 'gmail.com=fast' })).toMatch(/MAIL_DOMAIN_PACE: expected receiving domains/);
   });
 });

@@ -23,7 +23,10 @@ export function parseDkimKeys(env: Record<string, string | undefined>, mailFrom:
   const keys = new Map<string, DkimKey>();
   const problems: Problem[] = [];
   const add = (variables: { domain: string; selector: string; key: string }, domain: string, selector: string, keyOrPath: string) => {
-    if (!DOMAIN.test(domain)) return problems.push({ variable: variables.domain, message: `expected a domain to sign for, like example.com (got ${JSON.stringify(domain)})` });
+    if (!DOMAIN.test(domain)) {
+      const message = variables.domain === 'MAIL_FROM' ? `has no domain DKIM can sign for (${JSON.stringify(domain)}): set DKIM_DOMAIN` : `expected a domain to sign for, like example.com (got ${JSON.stringify(domain)})`;
+      return problems.push({ variable: variables.domain, message });
+    }
     if (!SELECTOR.test(selector)) return problems.push({ variable: variables.selector, message: `expected a selector of letters, digits, - and dots, like waitlist2026 (got ${JSON.stringify(selector)})` });
     const key = readKey(keyOrPath);
     if ('problem' in key) return problems.push({ variable: variables.key, message: key.problem });
@@ -32,7 +35,7 @@ export function parseDkimKeys(env: Record<string, string | undefined>, mailFrom:
   if (env.DKIM_PRIVATE_KEY && !env.DKIM_SELECTOR) {
     problems.push({ variable: 'DKIM_SELECTOR', message: 'is required with DKIM_PRIVATE_KEY: the name of the DNS record <selector>._domainkey.<domain> that holds the public key' });
   } else if (env.DKIM_PRIVATE_KEY && env.DKIM_SELECTOR) {
-    const single = { domain: env.DKIM_DOMAIN ? 'DKIM_DOMAIN' : 'MAIL_FROM (its domain is signed for unless DKIM_DOMAIN says otherwise)', selector: 'DKIM_SELECTOR', key: 'DKIM_PRIVATE_KEY' };
+    const single = { domain: env.DKIM_DOMAIN ? 'DKIM_DOMAIN' : 'MAIL_FROM', selector: 'DKIM_SELECTOR', key: 'DKIM_PRIVATE_KEY' };
     add(single, env.DKIM_DOMAIN ?? domainOf(mailFrom), env.DKIM_SELECTOR, env.DKIM_PRIVATE_KEY);
   } else if (env.DKIM_SELECTOR || env.DKIM_DOMAIN) {
     problems.push({ variable: 'DKIM_PRIVATE_KEY', message: 'is required with DKIM_SELECTOR and DKIM_DOMAIN: a PEM private key, or the path of a file holding one' });
