@@ -1,17 +1,17 @@
 import { bearer } from '../test/support/flows';
 import { seedLine } from '../test/support/invitations';
 import { Product, Stack } from '../test/support/stack';
-import { atLeast, median, perSecond, report, seconds, timed } from './support/harness';
+import { median, perSecond, report, seconds, timed } from './support/harness';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 200);
-const PACE = Number(process.env.BENCH_PACE ?? 40);
+const PACE = Number(process.env.BENCH_PACE ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /**
- * A release whose every mail goes to one receiving domain paced at PACE a second (MAIL_DOMAIN_PACE):
- * the run's rate of mails handed over against the pace set, which it may not pass and should keep up
- * with; beside it the same release to a domain without a pace, and the most mails the sink received
- * in any one second.
+ * A release whose every mail goes to one receiving domain paced at PACE a second (MAIL_DOMAIN_PACE).
+ * Fixed windows let the first window's PACE mails go at once, so the figure is the rate after it:
+ * (MAILS − PACE) over the run's time, which may not pass the pace and should keep up with it. Beside it
+ * the same release to a domain without a pace, and the most mails the sink received in one second.
  */
 describe(`a release of ${MAILS} with pacing on at ${PACE}/1s`, () => {
   let stack: Stack;
@@ -56,13 +56,15 @@ describe(`a release of ${MAILS} with pacing on at ${PACE}/1s`, () => {
       for (const at of arrivals) perSecondCounts.set(Math.floor(at / 1000), (perSecondCounts.get(Math.floor(at / 1000)) ?? 0) + 1);
       busiestSecond = Math.max(busiestSecond, ...perSecondCounts.values());
     }
-    const rate = MAILS / (median(pacedMs) / 1000);
+    const rate = (MAILS - PACE) / (median(pacedMs) / 1000);
     report({
       work: `a release of ${MAILS} to one domain paced at ${PACE}/1s`,
-      baseline: 'the pace set',
+      baseline: 'the pace set (rate after the first window)',
       baselineValue: perSecond(PACE),
       serviceValue: perSecond(rate),
-      ...atLeast(rate / PACE, 0.8),
+      ratio: rate / PACE,
+      target: '0.8× to 1×',
+      pass: rate / PACE >= 0.8 && rate <= PACE,
       note: `paced run ${seconds(median(pacedMs))} (median of ${ROUNDS}); the most mails the sink received in one second: ${busiestSecond}; the same release unpaced: ${seconds(median(unpacedMs))}`,
     });
   });
