@@ -21,6 +21,8 @@ interface Options {
   leaderboard?: string;
   leaderboardSize?: string;
   capacity?: string;
+  mailQuotaHourly?: string;
+  mailQuotaDaily?: string;
   milestones?: string;
   claimWindowDays?: string;
   claimReminderHours?: string;
@@ -46,6 +48,8 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   leaderboard: '--leaderboard',
   leaderboardSize: '--leaderboard-size',
   capacity: '--capacity',
+  mailQuotaHourly: '--mail-quota-hourly',
+  mailQuotaDaily: '--mail-quota-daily',
   milestones: '--milestones',
   claimWindowDays: '--claim-window-days',
   claimReminderHours: '--claim-reminder-hours',
@@ -78,6 +82,8 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--claim-reminder-hours <R>', description: "one reminder mail with the same code R hours before the window ends ('' or 0 for none)" },
     { flags: '--claim-expiry <back_in_line|end_of_line|delete>', description: 'what becomes of an entry whose claim window ended' },
     { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
+    { flags: '--mail-quota-hourly <N>', description: "releases invite at most N per UTC hour, counting every invitation mail of the product ('' for none, the default)" },
+    { flags: '--mail-quota-daily <N>', description: "the same per UTC day ('' for none, the default)" },
     { flags: '--default-locale <en|de|fr|es>', description: "the language of a sign-up that names none and whose browser asks for none of these (en unless set)" },
   ],
   run: ({ product, ...flags }, config) => {
@@ -91,6 +97,7 @@ export const productsUpdate: CliCommand<Options> = {
       const json = {
         id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry,
         ...('capacity' in changes ? { capacity: updated.capacity } : {}),
+        ...('mailQuotaHourly' in changes || 'mailQuotaDaily' in changes ? { mailQuotaHourly: updated.mailQuotaHourly, mailQuotaDaily: updated.mailQuotaDaily } : {}),
         ...('defaultLocale' in changes ? { defaultLocale: updated.defaultLocale } : {}),
       };
       const window = claimWindowDays ? `${claimWindowDays}-day claim window (reminder ${claimReminderHours ?? 0} h before, then ${claimExpiry})` : 'no claim window';
