@@ -27,16 +27,19 @@ describe('DKIM signing', () => {
   // The key given as a file, as a deployment would mount it.
   const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'key.pem');
   writeFileSync(keyFile, pem);
-  let stack: Stack;
+  let stack: Stack | undefined;
 
-  afterEach(() => stack?.stop());
+  afterEach(async () => {
+    await stack?.stop();
+    stack = undefined;
+  });
 
   it('a DKIM signature verifies with mailauth', async () => {
-    stack = await Stack.start({ env: { MAIL_FROM: `Waitlist <no-reply@${DOMAIN}>`, DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: keyFile } });
-    const product = await stack.createProduct();
-    await signUp(stack, product.keys.test.publishable, 'ada@example.org');
-    await waitFor(() => stack.mail.to('ada@example.org').length > 0, 'the confirmation mail');
-    const [mail] = stack.mail.to('ada@example.org');
+    const started = (stack = await Stack.start({ env: { MAIL_FROM: `Waitlist <no-reply@${DOMAIN}>`, DKIM_SELECTOR: SELECTOR, DKIM_PRIVATE_KEY: keyFile } }));
+    const product = await started.createProduct();
+    await signUp(started, product.keys.test.publishable, 'ada@example.org');
+    await waitFor(() => started.mail.to('ada@example.org').length > 0, 'the confirmation mail');
+    const [mail] = started.mail.to('ada@example.org');
 
     const { results } = await dkimVerify(mail.raw, { resolver: resolverFor(publicKey) });
     expect(results).toHaveLength(1);
@@ -49,11 +52,11 @@ describe('DKIM signing', () => {
   });
 
   it('without a DKIM key mails go out unsigned, as before', async () => {
-    stack = await Stack.start({ env: { MAIL_FROM: `Waitlist <no-reply@${DOMAIN}>` } });
-    const product = await stack.createProduct();
-    await signUp(stack, product.keys.test.publishable, 'bob@example.org');
-    await waitFor(() => stack.mail.to('bob@example.org').length > 0, 'the confirmation mail');
-    const [mail] = stack.mail.to('bob@example.org');
+    const started = (stack = await Stack.start({ env: { MAIL_FROM: `Waitlist <no-reply@${DOMAIN}>` } }));
+    const product = await started.createProduct();
+    await signUp(started, product.keys.test.publishable, 'bob@example.org');
+    await waitFor(() => started.mail.to('bob@example.org').length > 0, 'the confirmation mail');
+    const [mail] = started.mail.to('bob@example.org');
     expect(mail.headers['dkim-signature']).toBeUndefined();
   });
 
