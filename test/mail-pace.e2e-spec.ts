@@ -1,5 +1,7 @@
 import { APP_CONFIG, AppConfig, Clock, DomainPace, parseDomainPace, RedisClient } from '@app/shared';
+import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
+import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, signUp } from './support/flows';
 import { invitationStack, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
@@ -101,6 +103,12 @@ describe('mail pace and quota', () => {
     expect(fourth.invited).toBeGreaterThan(0);
     for (const domain of DOMAINS) expect(perDomain(sentSince(from))[domain]).toBeLessThanOrEqual(PACE_OF[domain]);
     expect(await invitedCount()).toBeLessThanOrEqual(20);
+
+    // The dashboard's runs page says what the quota left for later.
+    await stack.api.get(DashboardAuthService).createUser('pacer@example.com', PASSWORD, product.id);
+    const { cookie } = await signIn(stack, 'pacer@example.com');
+    const page = (await stack.request({ method: 'GET', url: `/dashboard/${product.id}/test/releases/${release.id}`, headers: { cookie } })).text;
+    expect(page).toContain('12 left for a later run by the mail quota');
   });
 
   it('a confirmation mail over its pace waits in its outbox row, no attempt spent, until the window opens', async () => {
@@ -112,7 +120,9 @@ describe('mail pace and quota', () => {
     const rowOf = async () =>
       (
         await stack.db.query(
-          `SELECT o.attempts, o.leased_until > now() + interval '30 seconds' AS waiting FROM outbox o JOIN entries e ON e.id = o.data->>'entryId' WHERE o.queue = 'mail' AND e.email = $1`,
+          // Put off to the next minute's window, not claimed (a claim leases the row for 2 minutes).
+          `SELECT o.attempts, o.leased_until BETWEEN now() + interval '30 seconds' AND now() + interval '60 seconds' AS waiting
+           FROM outbox o JOIN entries e ON e.id = o.data->>'entryId' WHERE o.queue = 'mail' AND e.email = $1`,
           ['second@a.example'],
         )
       )[0];
