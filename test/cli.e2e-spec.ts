@@ -233,6 +233,12 @@ describe('operator CLI', () => {
     const env = { QUEUE_PREFIX: stack.config.QUEUE_PREFIX };
     const product = JSON.parse((await cli(['products', 'create', '--name', 'Waves', '--json'])).stdout);
     expect(JSON.parse((await cli(['products', 'update', '--product', product.id, '--capacity', '3', '--json'])).stdout)).toMatchObject({ capacity: 3 });
+    expect(JSON.parse((await cli(['products', 'update', '--product', product.id, '--mail-quota-hourly', '50', '--mail-quota-daily', '', '--json'])).stdout)).toMatchObject({
+      mailQuotaHourly: 50,
+      mailQuotaDaily: null,
+    });
+    expect((await cli(['products', 'update', '--product', product.id, '--mail-quota-daily', '0'])).stderr).toMatch(/--mail-quota-daily: The daily mail quota must be a whole number/);
+    await cli(['products', 'update', '--product', product.id, '--mail-quota-hourly', '']);
     expect((await cli(['products', 'update', '--product', product.id, '--capacity', '0'])).stderr).toMatch(/--capacity: The capacity must be a whole number from 1/);
     const refused = await cli(['releases', 'create', '--product', product.id, '--mode', 'live', '--count', '10', '--pattern', '0 9 * *', '--time-zone', 'Europe/Berlin'], env);
     expect([refused.code, refused.stdout]).toEqual([1, '']);

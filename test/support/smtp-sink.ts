@@ -11,6 +11,8 @@ export interface SinkMail {
   /** Raw header values by lowercased name. */
   headers: Record<string, string>;
   from: string;
+  /** The message as it arrived, for checks over its exact bytes (a DKIM signature). */
+  raw: Buffer;
 }
 
 /** A real SMTP server in the test process that keeps what it accepts and can refuse recipients. */
@@ -42,8 +44,11 @@ export class SmtpSink {
         callback();
       },
       onData: (stream, _session, callback) => {
-        simpleParser(stream)
-          .then(async (parsed) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        new Promise<Buffer>((resolve, reject) => stream.on('end', () => resolve(Buffer.concat(chunks))).on('error', reject))
+          .then(async (raw) => {
+            const parsed = await simpleParser(raw);
             const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
             const mail: SinkMail = {
               to: to?.value[0]?.address ?? '',
@@ -51,6 +56,7 @@ export class SmtpSink {
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
+              raw,
               headers: Object.fromEntries(
                 parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
               ),

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { MailEntry, MailProduct, MailSender } from './mail-sender';
+import { MailEntry, MailProduct, MailSender, PacedOut } from './mail-sender';
 import { MailLinks } from './mails/layout';
 import { confirmationMail } from './mails/confirmation';
 import { MailTemplates } from './templates/mail-templates';
@@ -104,6 +104,11 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
       try {
         await this.sendConfirmation(mail);
       } catch (error) {
+        if (error instanceof PacedOut) {
+          // Not an attempt: the row waits until its receiving domain's window opens.
+          await this.db.query(`UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts - 1 WHERE id = $1`, [mail.id, error.waitMs]);
+          return;
+        }
         if (!(error instanceof UnrecoverableError) && mail.attempts < CONFIRMATION_ATTEMPTS) {
           const retryInMs = FIRST_RETRY_MS * 2 ** (mail.attempts - 1);
           await this.db.query(`UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond' WHERE id = $1`, [mail.id, retryInMs]);

@@ -6,6 +6,8 @@ import {
   applyBounce,
   Clock,
   countMailsSent,
+  domainOf,
+  DomainPace,
   EntryRecord,
   EntryToken,
   feedbackCounter,
@@ -17,10 +19,12 @@ import {
   Mode,
   newToken,
   Product,
+  RedisClient,
   TokenPurpose,
 } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { HandoverBounds, HandoverNotStarted, MailTransport } from './mail-transport';
 import { MailContent, MailLinks } from './mails/layout';
@@ -30,6 +34,14 @@ export type MailEntry = Pick<EntryRecord, 'id' | 'email' | 'locale'>;
 export type MailProduct = Pick<Product, 'id' | 'name' | 'senderName'>;
 /** What a mail is, as its metrics count it. */
 type MailKind = 'confirmation' | 'invitation' | 'reminder' | 'my-data';
+
+/** A mail whose receiving domain's window (MAIL_DOMAIN_PACE) opens only after it had to start: nothing was sent. */
+export class PacedOut extends HandoverNotStarted {
+  constructor(readonly waitMs: number) {
+    super();
+    this.message = `The receiving domain's pace has room again in ${waitMs} ms`;
+  }
+}
 
 /** The publishable key in use of the entry's product and mode (the newest), which names its my-data page. */
 const PUBLISHABLE_KEY = `(SELECT k.hint FROM api_keys k WHERE k.product_id = e.product_id AND k.mode = e.mode AND k.kind = 'publishable'
@@ -41,6 +53,8 @@ export class MailSender {
   private readonly logger = new Logger(MailSender.name);
   private readonly mails;
   private readonly countFeedback;
+  private readonly paced;
+  private readonly pace: DomainPace;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -48,7 +62,14 @@ export class MailSender {
     private readonly transport: MailTransport,
     private readonly clock: Clock,
     metrics: Metrics,
+    @Inject(RedisClient) redis: RedisClient,
   ) {
+    this.pace = new DomainPace(redis, config.QUEUE_PREFIX, config.MAIL_DOMAIN_PACE);
+    this.paced = metrics.counter({
+      name: 'waitlist_mails_paced_total',
+      help: 'Mails that waited for their receiving domain\'s pace (MAIL_DOMAIN_PACE): in process, or put off for later (not sent now)',
+      labelNames: ['kind', 'outcome'],
+    });
     this.mails = metrics.counter({
       name: 'waitlist_mails_total',
       help: 'Mails by kind and outcome: handed over to SMTP, refused for good (5xx), or failed for now',
@@ -114,7 +135,8 @@ export class MailSender {
    * (rows their links need) in one transaction, then hands each mail over on its own, side by side in
    * the pool, each within `boundMs` of its start and none starting after `startBy`; `handedOver` runs
    * for each mail as soon as the server took it, before its connection takes another mail. Returns the entries whose mail was handed over (not
-   * an entry deleted meanwhile, nor one whose mail failed, logged) and those whose mail never started.
+   * an entry deleted meanwhile, nor one whose mail failed, logged), those whose mail never started, and
+   * the longest wait for a receiving domain's pace among them (0: none was paced out).
    */
   async sendEach(
     entries: EntryRecord[],
@@ -127,7 +149,7 @@ export class MailSender {
       /** An invitation unless said otherwise (a claim window's reminder), as the metrics and the log name it. */
       kind?: MailKind;
     },
-  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[] }> {
+  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[]; pacedForMs: number }> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const keys = new Map<string, string | null>();
     const createdAt = this.clock.now();
@@ -147,6 +169,7 @@ export class MailSender {
       await countMailsSent(manager, present, createdAt);
       return present;
     });
+    let pacedForMs = 0;
     const outcomes = await Promise.all(
       present.map(async (entry) => {
         try {
@@ -159,12 +182,13 @@ export class MailSender {
             { ...options, accepted: () => options.handedOver?.(entry) },
           );
         } catch (error) {
+          if (error instanceof PacedOut) pacedForMs = Math.max(pacedForMs, error.waitMs);
           return error instanceof HandoverNotStarted ? 'untried' : 'failed';
         }
         return 'sent';
       }),
     );
-    return { sent: present.filter((_, i) => outcomes[i] === 'sent'), untried: present.filter((_, i) => outcomes[i] === 'untried') };
+    return { sent: present.filter((_, i) => outcomes[i] === 'sent'), untried: present.filter((_, i) => outcomes[i] === 'untried'), pacedForMs };
   }
 
   /** Hands one mail over with its unsubscribe link and headers; throws UnrecoverableError for a permanent refusal. */
@@ -179,6 +203,7 @@ export class MailSender {
     const links = mailLinks(this.config.PUBLIC_BASE_URL, unsubscribe, publishableKey);
     try {
       const mail = await content(links);
+      await this.waitForPace(kind, entry.email, startBy);
       await this.transport.send(
         {
           from: this.sender(product),
@@ -219,6 +244,23 @@ export class MailSender {
       this.countFeedback(bounce.kind);
     } catch (error) {
       this.logger.error({ msg: `The refusal of a mail to ${entry.id} could not be applied as a hard bounce: ${(error as Error).message}`, requestId });
+    }
+  }
+
+  /**
+   * A place in the receiving domain's pace: waited for here while the window opens before `startBy`,
+   * else PacedOut, and the caller puts the mail off (an outbox row waits, an invitation goes back untried).
+   */
+  private async waitForPace(kind: MailKind, email: string, startBy: number | undefined): Promise<void> {
+    for (;;) {
+      const waitMs = await this.pace.take(domainOf(email), this.clock.now().getTime());
+      if (waitMs === 0) return;
+      if (startBy !== undefined && Date.now() + waitMs >= startBy) {
+        this.paced.inc({ kind, outcome: 'put_off' });
+        throw new PacedOut(waitMs);
+      }
+      this.paced.inc({ kind, outcome: 'waited' });
+      await sleep(waitMs);
     }
   }
 

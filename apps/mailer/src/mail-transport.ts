@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, RedisClient, withDeadline } from '@app/shared';
+import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, dkimFor, RedisClient, withDeadline } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
 
@@ -11,6 +11,12 @@ export class HandoverNotStarted extends Error {
   constructor() {
     super('No connection came free before the mail had to start');
   }
+}
+
+/** The From address of a mail, whose domain picks its DKIM key. */
+function senderAddress(from: SendMailOptions['from']): string {
+  if (typeof from === 'string') return from;
+  return (from && 'address' in from && from.address) || '';
 }
 
 /** When a mail's handover may start, and how long it may take once it has. */
@@ -57,7 +63,8 @@ export class MailTransport implements OnApplicationShutdown {
   async send(mail: SendMailOptions, { startBy, boundMs }: HandoverBounds, accepted?: () => unknown): Promise<void> {
     await this.connection(startBy);
     try {
-      const info = await withDeadline(boundMs, (signal) => this.transporter.sendMail({ ...mail, signal }));
+      const dkim = dkimFor(this.config.DKIM, senderAddress(mail.from));
+      const info = await withDeadline(boundMs, (signal) => this.transporter.sendMail({ ...mail, ...(dkim && { dkim }), signal }));
       if (!this.config.SMTP_URL) await this.keepInDevInbox(JSON.parse(info.message as string));
       await accepted?.();
     } finally {

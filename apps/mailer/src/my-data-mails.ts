@@ -46,7 +46,7 @@ export class MyDataMails implements OnApplicationBootstrap, BeforeApplicationShu
   private async sendOnce(): Promise<boolean> {
     const [taken]: [{ entryId: string; requestId: string | null }[], number] = await this.db.query(
       `DELETE FROM outbox WHERE id IN (
-         SELECT id FROM outbox WHERE queue = '${QueueName.PersonalData}' ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+         SELECT id FROM outbox WHERE queue = '${QueueName.PersonalData}' AND COALESCE(leased_until, '-infinity') < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
        ) RETURNING data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId"`,
       [BATCH],
     );
@@ -60,12 +60,21 @@ export class MyDataMails implements OnApplicationBootstrap, BeforeApplicationShu
   private async send(entry: EntryRecord, requestId: string | undefined): Promise<void> {
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId });
     const dataUrl = `${this.config.PUBLIC_BASE_URL}/my-data/${this.links.sign(entry.id, new Date(this.clock.now().getTime() + MY_DATA_LINK_MS))}`;
-    const { sent } = await this.sender.sendEach([entry], product, async (_, links) => myDataMail(translator(entry.locale), product.name, dataUrl, links, MY_DATA_LINK_MS), {
+    const { sent, untried, pacedForMs } = await this.sender.sendEach([entry], product, async (_, links) => myDataMail(translator(entry.locale), product.name, dataUrl, links, MY_DATA_LINK_MS), {
       kind: 'my-data',
       startBy: Date.now() + SEND_BOUND_MS,
       boundMs: SEND_BOUND_MS,
       requestId,
     });
+    if (untried.length > 0) return this.putOff(entry.id, requestId, pacedForMs);
     if (sent.length === 0) this.logger.warn({ msg: `The my-data mail to ${entry.id} was not handed over; the person may ask again`, requestId });
+  }
+
+  /** A mail that never started (its receiving domain's pace, or no free connection) goes back to the outbox, due when the pace allows. */
+  private async putOff(entryId: string, requestId: string | undefined, waitMs: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO outbox (queue, name, data, created_at, leased_until) VALUES ($1, 'my-data', $2, $3, now() + $4 * interval '1 millisecond')`,
+      [QueueName.PersonalData, JSON.stringify({ entryId, httpRequestId: requestId }), this.clock.now(), waitMs],
+    );
   }
 }

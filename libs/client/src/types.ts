@@ -232,6 +232,8 @@ export interface ReleaseRun {
   invited: number;
   failed: number;
   skippedForCapacity: number;
+  /** How many of asked the product's mail quota left for a later run; only present when it left some out. */
+  skippedForQuota?: number;
   failedEntryIds: string[];
   /** Why it stopped before it was done; null when it ran. */
   error: string | null;

@@ -22,6 +22,8 @@ interface Options {
   leaderboard?: string;
   leaderboardSize?: string;
   capacity?: string;
+  mailQuotaHourly?: string;
+  mailQuotaDaily?: string;
   milestones?: string;
   claimWindowDays?: string;
   claimReminderHours?: string;
@@ -52,6 +54,8 @@ const FLAGS: Record<Exclude<keyof Options, 'product'>, string> = {
   leaderboard: '--leaderboard',
   leaderboardSize: '--leaderboard-size',
   capacity: '--capacity',
+  mailQuotaHourly: '--mail-quota-hourly',
+  mailQuotaDaily: '--mail-quota-daily',
   milestones: '--milestones',
   claimWindowDays: '--claim-window-days',
   claimReminderHours: '--claim-reminder-hours',
@@ -91,6 +95,8 @@ export const productsUpdate: CliCommand<Options> = {
     { flags: '--capacity <K>', description: "at most K entries of a mode invited and not yet redeemed ('' for no cap, the default)" },
     { flags: '--challenge-mode <off|invisible|required>', description: 'the proof of work a public sign-up must bring, which the hosted and script-tag forms solve (off unless set)' },
     { flags: '--challenge-difficulty <N>', description: 'the challenge\'s largest number, 1000-5000000 (50000 unless set)' },
+    { flags: '--mail-quota-hourly <N>', description: "releases invite at most N per UTC hour, counting every invitation mail of the product ('' for none, the default)" },
+    { flags: '--mail-quota-daily <N>', description: "the same per UTC day ('' for none, the default)" },
     { flags: '--default-locale <en|de|fr|es>', description: "the language of a sign-up that names none and whose browser asks for none of these (en unless set)" },
     { flags: '--signup-honeypot <off|on>', description: 'the hosted and script-tag forms carry a hidden field; a sign-up that fills it is dropped without a word (off unless set)' },
     { flags: '--signup-min-fill-seconds <S>', description: "a sign-up from those forms sooner than S seconds after the form was shown is dropped without a word ('' or 0 for none)" },
@@ -106,6 +112,7 @@ export const productsUpdate: CliCommand<Options> = {
       const json = {
         id, referralPlaces, referralProtection, referralRules, leaderboard, leaderboardSize, milestones, claimWindowDays, claimReminderHours, claimExpiry,
         ...('capacity' in changes ? { capacity: updated.capacity } : {}),
+        ...('mailQuotaHourly' in changes || 'mailQuotaDaily' in changes ? { mailQuotaHourly: updated.mailQuotaHourly, mailQuotaDaily: updated.mailQuotaDaily } : {}),
         ...('defaultLocale' in changes ? { defaultLocale: updated.defaultLocale } : {}),
         ...('signupHoneypot' in changes ? { signupHoneypot: updated.signupHoneypot } : {}),
         ...('signupMinFillSeconds' in changes ? { signupMinFillSeconds: updated.signupMinFillSeconds } : {}),

@@ -65,6 +65,9 @@ export const PRODUCT_SETTINGS = z.object({
       .regex(/^[1-9]\d{0,6}$/, 'The capacity must be a whole number from 1 to 9,999,999, or empty for none')
       .transform(Number),
   ),
+  /** Invitation mails per UTC hour and day that releases keep to; '' (the default): no quota. */
+  mailQuotaHourly: optional(z.string().trim().regex(/^[1-9]\d{0,6}$/, 'The hourly mail quota must be a whole number from 1 to 9,999,999, or empty for none').transform(Number)),
+  mailQuotaDaily: optional(z.string().trim().regex(/^[1-9]\d{0,7}$/, 'The daily mail quota must be a whole number from 1 to 99,999,999, or empty for none').transform(Number)),
   /** The language of a sign-up that names none; a form or call that leaves it out changes nothing. */
   defaultLocale: z.preprocess(
     (value) => (value === '' ? undefined : value),

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { InvitationsService } from '../invitations/invitations.service';
 import type { ReleaseRunView } from './releases.dto';
 import { tickKey } from './release-schedule';
+import { MailQuota } from './mail-quota';
 import { RUN_COLUMNS, runView, type RunRow } from './release-runs';
 import { RunLocks } from './run-locks';
 
@@ -37,6 +38,7 @@ export class ReleaseRunner {
     private readonly invitations: InvitationsService,
     private readonly clock: Clock,
     private readonly locks: RunLocks,
+    private readonly quota: MailQuota,
     metrics: Metrics,
   ) {
     this.runs = metrics.counter({
@@ -46,7 +48,7 @@ export class ReleaseRunner {
     });
     this.entries = metrics.counter({
       name: 'waitlist_release_entries_total',
-      help: 'Entries of release runs by result: invited, failed (mail not handed over, still in line), skipped_for_capacity',
+      help: 'Entries of release runs by result: invited, failed (mail not handed over, still in line), skipped_for_capacity, skipped_for_quota',
       labelNames: ['result'],
     });
     const database = this.db;
@@ -165,12 +167,15 @@ export class ReleaseRunner {
   private async run(release: Release, runId: string, requestId: string, count: number): Promise<ReleaseRunView> {
     let outcome: string;
     try {
-      const { invited, failed, skippedForCapacity } = await this.invitations.release({ productId: release.productId, mode: release.mode }, count, requestId);
+      // The product's mail quota first: what it leaves out waits for a later run in a window with room.
+      const fits = Math.min(count, await this.quota.room(release.productId));
+      const { invited, failed, skippedForCapacity } = await this.invitations.release({ productId: release.productId, mode: release.mode }, fits, requestId);
       const [[row]]: [{ invited: number }[], number] = await this.db.query(
-        `UPDATE release_runs SET finished_at = $2, invited = invited + $3, failed = $4, skipped_for_capacity = $5, failed_entry_ids = $6
+        `UPDATE release_runs SET finished_at = $2, invited = invited + $3, failed = $4, skipped_for_capacity = $5, failed_entry_ids = $6, skipped_for_quota = $8
          WHERE id = $1 AND request_id = $7 RETURNING invited`,
-        [runId, this.clock.now(), invited.length, failed.length, skippedForCapacity, failed, requestId],
+        [runId, this.clock.now(), invited.length, failed.length, skippedForCapacity, failed, requestId, count - fits],
       );
+      this.entries.inc({ result: 'skipped_for_quota' }, count - fits);
       this.entries.inc({ result: 'invited' }, invited.length);
       this.entries.inc({ result: 'failed' }, failed.length);
       this.entries.inc({ result: 'skipped_for_capacity' }, skippedForCapacity);

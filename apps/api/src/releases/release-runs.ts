@@ -3,7 +3,7 @@ import { zonedTime } from './release-schedule';
 
 /** A run's columns as the API shows them, with its release's zone (release_runs r JOIN releases rel). */
 export const RUN_COLUMNS = `r.id, r.release_id, r.tick_at, r.started_at, r.finished_at, r.asked, r.invited, r.failed,
-  r.skipped_for_capacity, r.failed_entry_ids, r.error, rel.time_zone`;
+  r.skipped_for_capacity, r.skipped_for_quota, r.failed_entry_ids, r.error, rel.time_zone`;
 
 export interface RunRow {
   id: string;
@@ -15,6 +15,7 @@ export interface RunRow {
   invited: number;
   failed: number;
   skipped_for_capacity: number;
+  skipped_for_quota: number;
   failed_entry_ids: string[];
   error: string | null;
   time_zone: string;
@@ -32,6 +33,8 @@ export function runView(row: RunRow): ReleaseRunView {
     invited: row.invited,
     failed: row.failed,
     skippedForCapacity: row.skipped_for_capacity,
+    // Only a run the product's mail quota cut short names it: without a quota the run reads as before.
+    ...(row.skipped_for_quota > 0 && { skippedForQuota: row.skipped_for_quota }),
     failedEntryIds: row.failed_entry_ids,
     error: row.error,
   };

@@ -71,6 +71,11 @@ export const RELEASE_RUN = z
     invited: z.number().int(),
     failed: z.number().int().meta({ description: 'Entries whose mail could not be handed over: they stay in line, at their place.' }),
     skippedForCapacity: z.number().int().meta({ description: 'How many of asked the capacity cap left out.' }),
+    skippedForQuota: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "How many of asked the product's hourly or daily mail quota left for a later run; only present when it left some out." }),
     failedEntryIds: z.array(z.string()).meta({ description: 'The entries of failed, in line order.' }),
     error: z.string().nullable().meta({ description: 'Why the run stopped before it was done (the database or Redis away); null when it ran.' }),
   })

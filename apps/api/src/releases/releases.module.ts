@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { KeysModule } from '../keys/keys.module';
+import { MailQuota } from './mail-quota';
 import { ReleaseRunner } from './release-runner';
 import { ReleaseSchedulers } from './release-schedulers';
 import { ReleasesController } from './releases.controller';
@@ -11,7 +12,7 @@ import { RunLocks } from './run-locks';
 @Module({
   imports: [KeysModule, InvitationsModule],
   controllers: [ReleasesController],
-  providers: [ReleasesService, ReleaseSchedulers, ReleaseRunner, RunLocks],
+  providers: [ReleasesService, ReleaseSchedulers, ReleaseRunner, RunLocks, MailQuota],
   exports: [ReleasesService, ReleaseSchedulers, ReleaseRunner],
 })
 export class ReleasesModule {}

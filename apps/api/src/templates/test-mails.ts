@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, Product, RedisClient, TemplateSource } from '@app/shared';
+import { APP_CONFIG, AppConfig, DEV_INBOX_SIZE, DevMail, devInboxKey, dkimFor, Product, RedisClient, TemplateSource } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { Transporter } from 'nodemailer';
 
@@ -22,7 +22,8 @@ export class TestMails implements OnApplicationShutdown {
     const subject = `[Test] ${mail.subject}`;
     if (!this.config.SMTP_URL) return this.keepInDevInbox({ from: `${from.name} <${from.address}>`, to, subject, text: mail.text, html: mail.html });
     this.transporter ??= nodemailer.createTransport({ url: this.config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-    await this.transporter.sendMail({ from, to, subject, text: mail.text, html: mail.html, signal: AbortSignal.timeout(30_000) });
+    const dkim = dkimFor(this.config.DKIM, from.address);
+    await this.transporter.sendMail({ from, to, subject, text: mail.text, html: mail.html, ...(dkim && { dkim }), signal: AbortSignal.timeout(30_000) });
   }
 
   onApplicationShutdown(): void {

@@ -1,7 +1,9 @@
 import { createPublicKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DkimKey, parseDkimKeys } from './dkim';
 import { parseDuration, parseRateLimit } from './durations';
+import { parseDomainPace } from './mail-pace';
 
 export const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, 'development-only-key').toString('base64');
 
@@ -134,6 +136,22 @@ const schema = z
     MAIL_BOUNCE_ON_REFUSAL: bool.default(false),
     MAIL_SOFT_BOUNCE_LIMIT: z.coerce.number({ message: 'expected a whole number of soft bounces, 1 or more' }).int().min(1).default(3),
     MAIL_FROM: z.string().min(3, 'expected a sender like Waitlist <no-reply@example.com>').default('Waitlist <no-reply@localhost>'),
+    // Read with parseDkimKeys once the rest is valid (docs/operations.md, "Mail that arrives").
+    DKIM_SELECTOR: z.string().optional(),
+    DKIM_DOMAIN: z.string().optional(),
+    DKIM_PRIVATE_KEY: z.string().optional(),
+    DKIM_KEYS: z.string().optional(),
+    MAIL_DOMAIN_PACE: z
+      .string()
+      .transform((text, ctx) => {
+        const pace = parseDomainPace(text);
+        if (typeof pace === 'string') {
+          ctx.addIssue({ code: 'custom', message: pace });
+          return z.NEVER;
+        }
+        return pace;
+      })
+      .optional(),
     // A key ring: the first key encrypts, every key decrypts (a rotation puts the new key first).
     ENCRYPTION_KEY: z
       .string()
@@ -209,9 +227,11 @@ const schema = z
 
 type Env = z.output<typeof schema>;
 
-export interface AppConfig extends Omit<Env, 'ENCRYPTION_KEY'> {
+export interface AppConfig extends Omit<Env, 'ENCRYPTION_KEY' | 'DKIM_SELECTOR' | 'DKIM_DOMAIN' | 'DKIM_PRIVATE_KEY' | 'DKIM_KEYS'> {
   /** The key ring, the key that encrypts first. */
   ENCRYPTION_KEY: Buffer[];
+  /** The DKIM keys by sending domain; empty: mails go out unsigned. */
+  DKIM: Map<string, DkimKey>;
 }
 
 /** Where Redis is: what every connection to it is made from. */
@@ -231,13 +251,19 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const result = schema.safeParse(present);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const dkim = parseDkimKeys(present, result.data?.MAIL_FROM ?? present.MAIL_FROM ?? '');
+  if (!result.success || dkim.problems.length > 0) {
+    const lines = [
+      ...(result.error?.issues ?? []).map((issue) => `  ${issue.path.join('.')}: ${issue.message}`),
+      ...dkim.problems.map((problem) => `  ${problem.variable}: ${problem.message}`),
+    ];
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const { DKIM_SELECTOR, DKIM_DOMAIN, DKIM_PRIVATE_KEY, DKIM_KEYS, ...data } = result.data;
   return {
-    ...result.data,
-    ENCRYPTION_KEY: (result.data.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY).split(',').map((key) => Buffer.from(key.trim(), 'base64')),
+    ...data,
+    DKIM: dkim.keys,
+    ENCRYPTION_KEY: (data.ENCRYPTION_KEY ?? DEVELOPMENT_ENCRYPTION_KEY).split(',').map((key) => Buffer.from(key.trim(), 'base64')),
   };
 }
 

@@ -53,7 +53,7 @@ export function releaseRunsPage(at: ProductPage, release: ReleaseView, runs: Rel
 <div class="scroll"><table><tr><th>For</th><th>Started</th><th>Asked</th><th>Invited</th><th>Mail failed (still in line)</th><th>Left out by the cap</th></tr>
 ${runs.length ? runs.map(
   (run) => html`<tr><td>${run.tickLocal ?? 'run now'}</td><td>${when(run.startedAt, true)}${run.finishedAt ? '' : html` <span class="muted">(running)</span>`}</td><td>${run.asked}</td><td>${run.invited}</td>
-<td>${run.failed}${run.error ? html`<br><span style="color:#cf222e">${run.error}</span>` : ''}</td><td>${run.skippedForCapacity}</td></tr>`,
+<td>${run.failed}${run.error ? html`<br><span style="color:#cf222e">${run.error}</span>` : ''}</td><td>${run.skippedForCapacity}${run.skippedForQuota ? html`<br><span class="muted">${run.skippedForQuota} left for a later run by the mail quota</span>` : ''}</td></tr>`,
 ) : html`<tr><td colspan="6" class="muted">No runs yet.</td></tr>`}
 </table></div>`,
     bar(at.identity, at, 'releases'),

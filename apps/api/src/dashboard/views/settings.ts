@@ -81,6 +81,9 @@ ${choice('claimExpiry', 'When the window ends, the entry', [
 ], 'Who is invited next is up to you; a freed place is not filled by itself.')}
 <h2 style="font-size:1.05rem">Capacity</h2>
 ${field('capacity', 'Capacity cap', 'number', 'At most this many entries of a mode invited and not yet redeemed (an expired code no longer counts): releases invite only up to it, and an invite that would pass it is refused. Empty: no cap.', ' min="1" max="9999999"')}
+<h2 style="font-size:1.05rem">Mail quota</h2>
+${field('mailQuotaHourly', 'Invitation mails per hour', 'number', 'Releases invite at most this many per clock hour (UTC), counting every invitation mail of the product; the rest wait for the next run whose hour has room. Empty: no quota.', ' min="1" max="9999999"')}
+${field('mailQuotaDaily', 'Invitation mails per day', 'number', 'The same per day (UTC). Empty: no quota.', ' min="1" max="99999999"')}
 <h2 style="font-size:1.05rem">Sign-up questions</h2>
 <label for="questions">Questions</label><textarea id="questions" name="questions" rows="5" placeholder="role | single_choice | required | Your role | Founder; Engineer; Other">${values.questions ?? ''}</textarea>
 <p class="muted">Up to 10, one a line, in the order they are asked: key | type | required or optional | label | choices separated by ; (choice types only). Types: short_text (up to 200 characters), long_text (up to 2,000), single_choice, multiple_choice (2 to 20 choices of up to 100 characters), checkbox (a box to tick, such as consent; a required one must be ticked). The key (lowercase letters, digits, - and _) names the answer in the API, the CSV export and webhooks’ profile reads; keep it when you reword a label. The hosted form asks them; the sign-up API takes them as answers.</p>

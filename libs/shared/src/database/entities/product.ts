@@ -44,6 +44,10 @@ export class Product {
   @Column('text', { name: 'claim_expiry', default: 'back_in_line' }) claimExpiry!: ClaimExpiry;
   /** At most this many entries of a mode invited and not redeemed, with a code not expired; null (the default): no cap. */
   @Column('int', { nullable: true }) capacity!: number | null;
+  /** At most this many invitation mails of the product (both modes) per clock hour (UTC), which releases keep to; null: no quota. */
+  @Column('int', { name: 'mail_quota_hourly', nullable: true }) mailQuotaHourly!: number | null;
+  /** The same per day (UTC). */
+  @Column('int', { name: 'mail_quota_daily', nullable: true }) mailQuotaDaily!: number | null;
   /** The language of a sign-up that names none (no locale field, no Accept-Language we speak). */
   @Column('text', { name: 'default_locale', default: 'en' }) defaultLocale!: Locale;
   /** What the sign-up asks, in order; none by default. */
