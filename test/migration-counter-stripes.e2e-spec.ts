@@ -1,4 +1,5 @@
 import { CounterStripes1763884800000 } from '../libs/shared/src/database/migrations/1763884800000-counter-stripes';
+import { MailFeedback1764471600000 } from '../libs/shared/src/database/migrations/1764471600000-mail-feedback';
 import { Stack } from './support/stack';
 
 describe(CounterStripes1763884800000.name, () => {
@@ -17,6 +18,8 @@ describe(CounterStripes1763884800000.name, () => {
 
   it('down folds each count into one row and up keeps it, after which every connection adds to its own stripe', async () => {
     const migration = new CounterStripes1763884800000();
+    // A later migration's table is striped by counter_stripe() too: it goes first and comes back after.
+    const later = new MailFeedback1764471600000();
     const runner = stack.db.createQueryRunner();
     try {
       await stack.db.query(`INSERT INTO products (id, name, created_at) VALUES ('prod_s', 'S', now())`);
@@ -31,10 +34,12 @@ describe(CounterStripes1763884800000.name, () => {
       );
       const before = await counts();
 
+      await later.down(runner);
       await migration.down(runner);
       expect(await stack.db.query(`SELECT count(*)::int AS n FROM entry_counts GROUP BY product_id, mode`)).toEqual([{ n: 1 }, { n: 1 }]);
       expect(await counts()).toEqual(before);
       await migration.up(runner);
+      await later.up(runner);
       expect(await counts()).toEqual(before);
 
       // On the runner's one connection, whose stripe is known.
