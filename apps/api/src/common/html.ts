@@ -13,6 +13,8 @@ const STYLE = `
   form.language{margin-top:1.5rem;font-size:.9rem}
   form.language select{font:inherit;padding:.3rem}
   form.language button{margin:0 0 0 .5rem;padding:.35rem .8rem}
+  .referral{display:flex;flex-wrap:wrap;gap:0 .5rem}
+  .share-links{list-style:none;padding:0;margin:.75rem 0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
   code{background:#f6f8fa;padding:.2rem .4rem;border-radius:6px;word-break:break-all}
   .note code{word-break:normal;overflow-wrap:anywhere}
   .note code.command{display:block;padding:.5rem .6rem}

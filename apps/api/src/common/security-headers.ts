@@ -25,7 +25,7 @@ const OWN_POLICY = /^\/admin\/queues(\/|$)/;
  * Every answer's security headers, in one place: helmet's defaults with our content security policy
  * (frame-ancestors decides framing, so X-Frame-Options is left out), no referrer (links hold tokens),
  * HSTS when the service is reached over https; per route, the sign-up form may be framed (and runs our
- * /challenge.js where its product's challenge is on: `withOwnScript`), a page with
+ * /challenge.js where its product's challenge is on: `withOwnScript`; so does the status page, /share.js), a page with
  * a script of its own runs that script alone (`scripted`), and Bull Board keeps its own policy (null).
  * Each policy's headers are the same for every request, so helmet runs once per policy here and an
  * answer gets the headers it wrote as Fastify reply headers: running helmet's middleware per request
@@ -52,10 +52,11 @@ export async function securityHeaders(https: boolean, scripted: ScriptedPage[] =
 }
 
 /**
- * The policy of a hosted sign-up form that carries its product's challenge: the page's own, plus our own
- * /challenge.js, which fetches its challenge from us. By 'self', never an inline script or eval.
+ * The policy of a hosted page that runs a script of ours: the page's own, plus scripts from our own origin
+ * (a sign-up form with its product's challenge: /challenge.js, which fetches its challenge from us; the
+ * status page: /share.js, which fetches nothing). By 'self', never an inline script or eval.
  */
-export const withOwnScript = (policy: string): string => `${policy};script-src 'self';connect-src 'self'`;
+export const withOwnScript = (policy: string, fetches = true): string => `${policy};script-src 'self'${fetches ? ";connect-src 'self'" : ''}`;
 
 /** The headers helmet sets with these options (none of ours depends on the request). */
 async function headersOf(options: HelmetOptions): Promise<Record<string, string>> {

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, Header, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, attributionOfPage, translator } from '@app/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { browserScript } from '../challenges/browser-scripts';
 import { ApiError } from '../common/api-error';
 import { browserLanguage } from '../common/html';
 import { withOwnScript } from '../common/security-headers';
@@ -15,6 +17,7 @@ import { SignupsService } from './signups.service';
 
 const HTML = 'text/html; charset=utf-8';
 const LANGUAGE_SWITCH = z.object({ locale: LOCALE_TAG });
+const SHARE_SCRIPT = browserScript(join(__dirname, 'share.browser.js'));
 
 /**
  * Hosted pages (their security headers: common/security-headers.ts; the sign-up form may be framed,
@@ -55,9 +58,16 @@ export class PagesController {
   @Get('confirm/:token')
   @Header('Content-Type', HTML)
   @Header('Cache-Control', 'no-store')
-  async confirmForm(@Param('token') token: string): Promise<string> {
+  async confirmForm(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const status = await this.status.confirmStatus(token);
+    if (status.state === 'confirmed' && status.referralLink) void reply.header('content-security-policy', withOwnScript(String(reply.getHeader('content-security-policy')), false));
     return confirmPage(translator(status.locale), status, token);
+  }
+
+  /** The status page's copy and share buttons (pages.ts `referral`). */
+  @Get('share.js')
+  shareScript(@Res() reply: FastifyReply): void {
+    void reply.headers({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }).send(SHARE_SCRIPT);
   }
 
   @Post('confirm/:token')

@@ -3,6 +3,7 @@ import { page } from '../common/html';
 import type { Leader } from '../leaderboard/leaderboard.dto';
 import type { ConfirmStatus, Friends } from './entry-status.service';
 import { attributionFields, questionFields } from './question-fields';
+import { shareLinks } from './share-links';
 import { FormSignals, HONEYPOT_FIELD } from './signup-signals';
 
 /**
@@ -92,7 +93,7 @@ ${myData(t, status.myDataLink)}`,
         html`<h1>${t.html('page.status.heading', { product })}</h1>
 <p>${t.text('page.status.place')}</p><p class="place">#${status.place}</p>
 <p class="muted">${status.estimatedWaitDays === null ? t.text('page.status.waitUnknown') : t.text('page.status.wait', { days: Math.max(1, status.estimatedWaitDays) })}</p>
-${referral(t, status.referralLink)}
+${referral(t, product, status.referralLink)}
 ${friendsInWords(t, status.friends)}
 ${milestones(t, status.milestones)}
 ${leaderboard(t, status.leaderboard)}
@@ -126,10 +127,20 @@ function myData(t: Translator, link: string | null): SafeHtml | string {
   return html`<p class="muted"><a href="${link}">${t.text('page.status.myData')}</a></p>`;
 }
 
-function referral(t: Translator, link: string | null): SafeHtml | string {
+/**
+ * The referral link, with the links that pass it on by mail and on the common networks; the copy button,
+ * and the share button where the system has a share sheet, only where /share.js runs (they start hidden).
+ * What is shared says the product's sign-up page's title, in the person's language.
+ */
+function referral(t: Translator, product: string, link: string | null): SafeHtml | string {
   if (!link) return '';
+  const text = t.text('page.signup.title', { product });
   return html`<p>${t.text('page.status.share')}</p>
-<p><code>${link}</code></p>`;
+<div class="referral"><input type="text" readonly value="${link}" aria-label="${t.text('embed.yourLink')}">
+<button type="button" data-copied="${t.text('embed.copied')}" hidden>${t.text('embed.copy')}</button>
+<button type="button" data-share="${text}" hidden>${t.text('embed.share')}</button></div>
+<ul class="share-links" aria-label="${t.text('embed.share')}">${shareLinks(link, text).map(({ network, href }) => html`<li><a href="${href}" rel="noopener" target="_blank"${network ? html` aria-label="${t.text('page.status.shareOn', { network })}"` : ''}>${network ?? t.text('page.status.shareMail')}</a></li>`)}</ul>
+<script src="/share.js" defer></script>`;
 }
 
 /** "3 friends moved you up 3 places; 1 is still being checked": credit held back is counted, never explained. */
