@@ -219,7 +219,8 @@ describe('dashboard and hosted pages on a phone', () => {
     await fits('confirm, before');
     await page.getByRole('button', { name: 'Confirm my address' }).click();
     await page.getByText('Share your link').waitFor();
-    await fits('confirm, after: place and referral link');
+    await page.getByRole('button', { name: 'Copy', exact: true }).waitFor();
+    await fits('confirm, after: place, referral link, copy button and share links');
 
     const alan = await stack.db.query(`SELECT id FROM entries WHERE email = 'alan.turing@acme-notes.example'`);
     expect((await api(stack, acme.keys.live.secret).invite(alan[0].id)).status).toBe(200);

@@ -72,6 +72,19 @@ describe('security headers', () => {
     }
   });
 
+  it("the status page runs our own /share.js (by 'self', fetching nothing), and only once it shows a referral link", async () => {
+    await signUp(stack, product.keys.test.publishable, 'sharer@example.com');
+    const confirm = new URL((await stack.mail.waitFor('sharer@example.com')).text.match(/http\S+\/confirm\/\S+/)![0]).pathname;
+    expect((await get(confirm))['content-security-policy']).toBe(LOCKED);
+    expect((await stack.request({ method: 'POST', url: confirm })).status).toBe(303);
+    const status = await stack.request({ method: 'GET', url: confirm });
+    expect(status.text).toContain('<script src="/share.js" defer></script>');
+    expect(status.headers['content-security-policy']).toBe(`${LOCKED};script-src 'self'`);
+    const script = await stack.request({ method: 'GET', url: '/share.js' });
+    expect([script.status, script.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(script.text).toContain('navigator.share');
+  });
+
   it('Bull Board, an operator tool with page assets of its own, keeps its own policy', async () => {
     await stack.api.get(DashboardAuthService).createUser('operator@example.com', PASSWORD, product.id, { operator: true });
     const { cookie } = await signIn(stack, 'operator@example.com');
