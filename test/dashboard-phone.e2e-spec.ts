@@ -40,7 +40,7 @@ describe('dashboard and hosted pages on a phone', () => {
     await stack.api.get(DashboardAuthService).createUser('ada.lovelace@acme-notes.example', PASSWORD, acme.id);
     const grace = await joinLine(stack, acme.keys.live.publishable, 'grace.hopper@acme-notes.example');
     await joinLine(stack, acme.keys.live.publishable, 'alan.turing@acme-notes.example', grace.referralCode!);
-    await joinLine(stack, acme.keys.test.publishable, 'margaret.hamilton.for.the.release@acme-notes.example');
+    await joinLine(stack, acme.keys.test.publishable, 'mary.jackson@acme-notes.example');
     browser = await launchBrowser();
     page = await browser.newPage({ baseURL: await serve(stack), viewport: PHONE });
     // Far below the test's own timeout, so that a missing element is reported by name.

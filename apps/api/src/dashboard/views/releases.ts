@@ -94,11 +94,11 @@ export function releaseRunsPage(at: ProductPage, release: ReleaseView, next: Dat
   return frame(
     'Release runs',
     html`<p><a href="${at.base}/releases">← Releases</a></p>
-<h1>Runs of “${releaseInWords(release)}”</h1>
-<p class="muted">cron <code>${release.pattern}</code> in ${release.timeZone}${release.paused ? ' · paused' : ''}</p>
+<h1 class="wrap">Runs of “${releaseInWords(release)}”</h1>
+<p class="muted wrap">cron <code>${release.pattern}</code> in ${release.timeZone}${release.paused ? ' · paused' : ''}</p>
 <h2>Next runs</h2>
 ${next.length
-  ? html`<ol aria-label="The next five runs">${next.map((tick) => html`<li>${runInWords(tick, release.timeZone)}</li>`)}</ol>`
+  ? html`<ol aria-label="The next five runs" class="wrap">${next.map((tick) => html`<li>${runInWords(tick, release.timeZone)}</li>`)}</ol>`
   : html`<p class="muted">Paused: it runs again once resumed (or run now).</p>`}
 <h2>Runs</h2>
 <div class="scroll"><table><tr><th>For</th><th>Started</th><th>Asked</th><th>Invited</th><th>Mail failed (still in line)</th><th>Left out by the cap</th><th></th></tr>
@@ -125,8 +125,8 @@ export function releaseRunPage(at: ProductPage, release: ReleaseView, { run, inv
   return frame(
     'Release run',
     html`<p><a href="${at.base}/releases/${release.id}">← Runs</a></p>
-<h1>${run.tickAt ? html`The run of ${runInWords(new Date(run.tickAt), release.timeZone)}` : html`A run now of ${when(run.startedAt, true)}`}</h1>
-<p class="muted">${releaseInWords(release)} · asked ${run.asked}${run.skippedForCapacity ? html` · ${run.skippedForCapacity} left out by the capacity cap` : ''}${run.skippedForQuota ? html` · ${run.skippedForQuota} left for later by the mail quota` : ''}${run.finishedAt ? '' : ' · still running'}</p>
+<h1 class="wrap">${run.tickAt ? html`The run of ${runInWords(new Date(run.tickAt), release.timeZone)}` : html`A run now of ${when(run.startedAt, true)}`}</h1>
+<p class="muted wrap">${releaseInWords(release)} · asked ${run.asked}${run.skippedForCapacity ? html` · ${run.skippedForCapacity} left out by the capacity cap` : ''}${run.skippedForQuota ? html` · ${run.skippedForQuota} left for later by the mail quota` : ''}${run.finishedAt ? '' : ' · still running'}</p>
 ${run.error ? html`<p role="alert" style="color:#cf222e">${run.error}</p>` : ''}
 <h2>Invited (${run.invited})</h2>
 ${entryList(at, 'Invited', invited)}
