@@ -5,8 +5,8 @@ import { ApiError } from '../common/api-error';
  * API stores; cron itself stays the expert's choice. Only patterns this module writes read back as a
  * choice, so that what a page says in words is exactly what fires.
  */
-export const SCHEDULE_KINDS = ['weekdays', 'weekly', 'daily', 'hours', 'cron'] as const;
-export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+const SCHEDULE_KINDS = ['weekdays', 'weekly', 'daily', 'hours', 'cron'] as const;
+type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
 export interface ScheduleChoice {
   kind: string;
