@@ -40,6 +40,7 @@ describe('dashboard and hosted pages on a phone', () => {
     await stack.api.get(DashboardAuthService).createUser('ada.lovelace@acme-notes.example', PASSWORD, acme.id);
     const grace = await joinLine(stack, acme.keys.live.publishable, 'grace.hopper@acme-notes.example');
     await joinLine(stack, acme.keys.live.publishable, 'alan.turing@acme-notes.example', grace.referralCode!);
+    await joinLine(stack, acme.keys.test.publishable, 'mary.jackson@acme-notes.example');
     browser = await launchBrowser();
     page = await browser.newPage({ baseURL: await serve(stack), viewport: PHONE });
     // Far below the test's own timeout, so that a missing element is reported by name.
@@ -197,6 +198,25 @@ describe('dashboard and hosted pages on a phone', () => {
     await page.locator('code[data-secret]').waitFor();
     await fitsWithBar('sign-up hooks, with a new hook');
     await asks('Revoke', 'revoke a sign-up hook?');
+
+    // A release of the test mode, whose line is its own: its run invites there, and the live line stays as the hosted pages below want it.
+    await page.goto(`/dashboard/${acme.id}/test/releases`);
+    await page.getByLabel('Invite').fill('1');
+    await page.getByLabel('Runs').selectOption({ label: 'every weekday (Monday to Friday)' });
+    await page.getByLabel('in the time zone').fill('America/Argentina/Buenos_Aires');
+    await page.getByRole('button', { name: 'Schedule the release' }).click();
+    await fitsWithBar('releases, with a release');
+    await asks('Run now', 'run a release now?');
+    await page.getByRole('link', { name: 'Run now' }).click();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByRole('status').waitFor();
+    await fitsWithBar('releases, after a run');
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await fitsWithBar("a release's next runs and its runs");
+    await page.getByRole('link', { name: 'Who' }).click();
+    await page.getByRole('list', { name: 'Invited' }).waitFor();
+    await fitsWithBar("a release run's invited and failed");
+    await page.goto(`/dashboard/${acme.id}/live/overview`);
 
     await nav('Settings');
     await fitsWithBar('settings');

@@ -6,7 +6,7 @@ import { joinLine } from './support/flows';
 import { invitationsTo } from './support/invitations';
 import { Product, Stack } from './support/stack';
 
-/** The Releases section clicked through in Debian's chromium: schedule, run now, pause, the runs, delete after asking. */
+/** The Releases section clicked through in Debian's chromium: schedule by cron, run now after asking, pause, the runs, delete after asking. */
 describe('releases in a real browser', () => {
   let stack: Stack;
   let browser: Browser;
@@ -37,13 +37,15 @@ describe('releases in a real browser', () => {
     expect(await page.getByRole('heading').first().textContent()).toBe('Releases (live)');
 
     await page.getByLabel('Invite').fill('2');
-    await page.getByLabel('every (cron expression)').fill('0 9 * * 1');
+    await page.getByLabel('Runs').selectOption({ label: 'on a cron expression (expert)' });
+    await page.getByLabel('cron expression', { exact: true }).fill('0 9 * * 1');
     await page.getByLabel('in the time zone').fill('Europe/Berlin');
     await page.getByRole('button', { name: 'Schedule the release' }).click();
     const row = page.locator('tr', { hasText: 'Europe/Berlin' });
-    expect(await row.textContent()).toMatch(/Invite 2 every 0 9 \* \* 1 in Europe\/Berlin.*T09:00:00\+0[12]:00.*active/s);
+    expect(await row.textContent()).toMatch(/Invite 2 every Monday at 09:00 in Europe\/Berlin.*Monday \d+ \w+, 09:00 \(Europe\/Berlin\).*active/s);
 
-    await row.getByRole('button', { name: 'Run now' }).click();
+    await row.getByRole('link', { name: 'Run now' }).click();
+    await page.getByRole('button', { name: 'Run now' }).click();
     expect(await page.getByRole('status').textContent()).toContain('The run invited 2.');
     expect(invitationsTo(stack, 'first@example.com')).toHaveLength(1);
     expect(invitationsTo(stack, 'third@example.com')).toHaveLength(0);

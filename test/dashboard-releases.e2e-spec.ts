@@ -35,7 +35,7 @@ describe("the dashboard's releases and capacity", () => {
     expect(refused.text).toContain('value="0 9 * *"');
 
     const listed = await followed(`${base}/releases`, { count: '2', pattern: '0 9 * * 1', timeZone: 'Europe/Berlin' });
-    expect(listed).toMatch(/Invite 2 every <code>0 9 \* \* 1<\/code> in Europe\/Berlin/);
+    expect(listed).toMatch(/Invite 2 every Monday at 09:00 in Europe\/Berlin<br><span class="muted">cron <code>0 9 \* \* 1<\/code>/);
     expect(listed).toMatch(/\d{4}-\d\d-\d\dT09:00:00\+0[12]:00/);
     const id = /releases\/(rel_[0-9a-f]+)\/run/.exec(listed)![1];
 
@@ -57,6 +57,29 @@ describe("the dashboard's releases and capacity", () => {
     expect(ask.text).toContain(`action="${base}/releases/${id}/delete"`);
     expect(await followed(`${base}/releases/${id}/delete`)).not.toContain(id);
     expect((await get(`${base}/releases/${id}`)).status).toBe(404);
+  });
+
+  it('makes a release from a plain form of choices, asks before running it now, and lists whom a run invited', async () => {
+    const choice = { count: '1', kind: 'weekdays', day: '1', at: '08:30', hours: '6', pattern: '', timeZone: 'America/New_York' };
+    const refused = await post(`${base}/releases`, { ...choice, kind: 'hours', hours: '5' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Choose every 1, 2, 3, 4, 6, 8, 12 hours.');
+    expect((await post(`${base}/releases`, { ...choice, at: 'nine\u0000' })).status).toBe(400);
+    const listed = await followed(`${base}/releases`, choice);
+    expect(listed).toContain('Invite 1 every weekday at 08:30 in America/New_York');
+    const [{ id, pattern }] = await stack.db.query(`SELECT id, pattern FROM releases WHERE product_id = $1 AND time_zone = 'America/New_York'`, [product.id]);
+    expect(pattern).toBe('30 8 * * 1-5');
+    expect((await get(`${base}/releases/${id}`)).text).toMatch(/<ol aria-label="The next five runs"[^>]*>(<li>(Monday|Tuesday|Wednesday|Thursday|Friday) \d+ \w+, 08:30 \(America\/New_York\)<\/li>){5}<\/ol>/);
+
+    await seedLine(stack, { productId: product.id, mode: 'live' }, 1, `choice-${product.id}`);
+    const ask = (await get(`${base}/releases/${id}/run`)).text;
+    expect(ask).toContain('This run will invite 1 person now: the release asks for 1; at least 1 person is waiting in line.');
+    expect(ask).toContain(`action="${base}/releases/${id}/run"`);
+    await followed(`${base}/releases/${id}/run`);
+    const [run] = await stack.db.query(`SELECT id, invited_entry_ids FROM release_runs WHERE release_id = $1`, [id]);
+    const [entry] = await stack.db.query(`SELECT email FROM entries WHERE id = $1`, [run.invited_entry_ids[0]]);
+    expect((await get(`${base}/releases/${id}/runs/${run.id}`)).text).toContain(`<ul aria-label="Invited" class="wrap"><li><a href="${base}/entries/${run.invited_entry_ids[0]}">${entry.email}</a></li></ul>`);
+    expect((await get(`${base}/releases/${id}/runs/run_unknown`)).status).toBe(404);
   });
 
   it('saves the capacity cap in the settings, and an empty one turns it off', async () => {

@@ -186,10 +186,13 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     const endpoint = await stack.api.get(WebhooksService).create({ productId: acme.id, mode: 'live', url: 'http://127.0.0.1:9/hook?<script>alert(2)</script>' });
     const [key] = await stack.db.query("SELECT id FROM api_keys WHERE product_id = $1 AND mode = 'live' AND kind = 'secret'", [acme.id]);
     const hook = await stack.api.get(LoginHooksService).create({ productId: acme.id, mode: 'live' }, { provider: 'supabase', failOpen: false });
+    // A release with a run that invited the entry, for the run's page.
+    const releaseId = await releaseOf(stack, acme.id);
+    await stack.db.query(`INSERT INTO release_runs (id, release_id, started_at, asked, invited, invited_entry_ids) VALUES ('run_escaped', $1, now(), 1, 1, $2)`, [releaseId, [entry.id]]);
     // The confirmation pages of destructive actions too.
     const ids: Record<string, string> = {
       ...{ productId: acme.id, mode: 'live', id: entry.id, endpointId: endpoint.id, keyId: key.id, hookId: hook.id, referralId: referral.id },
-      ...{ releaseId: await releaseOf(stack, acme.id), kind: 'confirmation', locale: 'de' },
+      ...{ releaseId, runId: 'run_escaped', kind: 'confirmation', locale: 'de' },
     };
     const pages = dashboardRoutes()
       .filter(({ method, path }) => method === 'GET' && path.includes(':productId') && !path.endsWith('.csv'))

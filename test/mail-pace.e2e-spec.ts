@@ -109,6 +109,9 @@ describe('mail pace and quota', () => {
     const { cookie } = await signIn(stack, 'pacer@example.com');
     const page = (await stack.request({ method: 'GET', url: `/dashboard/${product.id}/test/releases/${release.id}`, headers: { cookie } })).text;
     expect(page).toContain('12 left for a later run by the mail quota');
+    // And the question before a run now names the quota's room among its bounds.
+    const ask = (await stack.request({ method: 'GET', url: `/dashboard/${product.id}/test/releases/${release.id}/run`, headers: { cookie } })).text;
+    expect(ask).toMatch(/the mail quota leaves room for (\d+ mails?|0 mails) this hour and day/);
   });
 
   it('a confirmation mail over its pace waits in its outbox row, no attempt spent, until the window opens', async () => {

@@ -62,7 +62,7 @@ describe('a release run whose api dies', () => {
       await invitations.close();
     }
     stack.mail.defer.clear();
-    const runs = () => stack.db.query(`SELECT finished_at, asked, invited, failed, skipped_for_capacity, error FROM release_runs WHERE release_id = $1`, [release.id]);
+    const runs = () => stack.db.query(`SELECT finished_at, asked, invited, failed, skipped_for_capacity, error, invited_entry_ids FROM release_runs WHERE release_id = $1`, [release.id]);
     expect(await runs()).toEqual([expect.objectContaining({ finished_at: null, invited: 0 })]);
     expect(line.map((entry) => invitationsTo(stack, entry.email).length)).toEqual([1, 0, 1, 1, 1, 0, 0]);
 
@@ -70,6 +70,8 @@ describe('a release run whose api dies', () => {
     // The put-off entry's hold ends on its own clock (the invitation bound), then the survivor invites what the cap lets through.
     await waitFor(async () => (await runs())[0].finished_at !== null, 'the run to be taken over and finished', { timeoutMs: 120_000 });
     expect(await runs()).toEqual([expect.objectContaining({ asked: 6, invited: 5, failed: 0, skipped_for_capacity: 1, error: null })]);
+    // Whom it invited, listed: the dead api's four, then the survivor's.
+    expect((await runs())[0].invited_entry_ids).toEqual([0, 2, 3, 4, 1].map((place) => line[place].id));
     // Everyone mailed once: the dead api's four, and the put-off entry by the survivor; the cap kept the sixth in line.
     expect(line.map((entry) => invitationsTo(stack, entry.email).length)).toEqual([1, 1, 1, 1, 1, 0, 0]);
     const states: { state: string }[] = await stack.db.query(`SELECT state FROM entries WHERE id = ANY($1) ORDER BY confirmation_seq`, [line.map((entry) => entry.id)]);

@@ -2,15 +2,16 @@ import { Body, Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { NEW_RELEASE } from '../releases/releases.dto';
+import { patternOfChoice } from '../releases/schedule-choice';
 import { ReleasesService } from '../releases/releases.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { parseForm, text } from './forms';
+import { parseForm, storableForm, text } from './forms';
 import { refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { deleteReleasePage, ReleaseForm, releaseRunsPage, releasesPage } from './views/releases';
+import { deleteReleasePage, ReleaseForm, releaseRunPage, releaseRunsPage, releasesPage, runNowPage } from './views/releases';
 
-/** Scheduled releases of a product and mode: list, schedule, pause, resume, run now, delete. */
+/** Scheduled releases of a product and mode: list, schedule, pause, resume, run now (asked first), a run's people, delete. */
 @Controller('dashboard/:productId/:mode/releases')
 @UseGuards(DashboardGuard)
 @UseFilters(LoginRedirect)
@@ -28,10 +29,20 @@ export class DashboardReleasesController {
 
   @Post()
   async create(@InProduct() at: ProductPage, @Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<void> {
-    const form: ReleaseForm = { count: text(body?.count), pattern: text(body?.pattern), timeZone: text(body?.timeZone) };
+    const form: ReleaseForm = {
+      count: text(body?.count),
+      // A form from before the choices posts a cron expression alone.
+      kind: text(body?.kind) || 'cron',
+      day: text(body?.day),
+      at: text(body?.at),
+      hours: text(body?.hours),
+      pattern: text(body?.pattern),
+      timeZone: text(body?.timeZone),
+    };
     try {
       const count = /^\d+$/.test(form.count.trim()) ? Number(form.count) : form.count;
-      await this.releases.create(at.scope, parseForm(NEW_RELEASE, { ...form, count }));
+      const pattern = patternOfChoice(storableForm(form));
+      await this.releases.create(at.scope, parseForm(NEW_RELEASE, { count, pattern, timeZone: form.timeZone }));
       await this.replies.redirect(reply, `${at.base}/releases`);
     } catch (error) {
       const { status, words } = refusal(error);
@@ -42,7 +53,20 @@ export class DashboardReleasesController {
   @Get(':releaseId')
   async runs(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Res() reply: FastifyReply): Promise<void> {
     const release = await this.releases.get(at.scope, id);
-    await this.replies.page(reply, 200, releaseRunsPage(at, release, (await this.releases.runs(at.scope, id, 50)).data));
+    await this.replies.page(reply, 200, releaseRunsPage(at, release, this.releases.nextRuns(release, 5), (await this.releases.runs(at.scope, id, 50)).data));
+  }
+
+  @Get(':releaseId/runs/:runId')
+  async run(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Param('runId') runId: string, @Res() reply: FastifyReply): Promise<void> {
+    const release = await this.releases.get(at.scope, id);
+    await this.replies.page(reply, 200, releaseRunPage(at, release, await this.releases.runEntries(at.scope, id, runId)));
+  }
+
+  /** How many a run now would invite under the cap; its button posts to run. */
+  @Get(':releaseId/run')
+  async confirmRun(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Res() reply: FastifyReply): Promise<void> {
+    const release = await this.releases.get(at.scope, id);
+    await this.replies.page(reply, 200, runNowPage(at, release, await this.releases.forecast(at.scope, id)));
   }
 
   /** What deleting the release takes with it; its button posts to delete. */

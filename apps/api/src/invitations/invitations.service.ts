@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, INVITATION_WAIT_MS, Metrics, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, IN_LINE_ORDER, INVITATION_WAIT_MS, Metrics, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
@@ -79,14 +79,14 @@ export class InvitationsService {
   }
 
   /**
-   * For the request of a process that died (a release run taken over): how many entries it invited,
+   * For the request of a process that died (a release run taken over): the entries it invited,
    * once nothing can come of it any more. Its holds are cut to HOLD_MS from now: every mail job it
    * gave the mailer was added before now and is settled within INVITATION_WAIT_MS of that (its mails
    * start before its deadline and end within the send bound), so when the holds of its entries still
    * waiting have ended, each of them either went out (and is invited by it) or never will, and is
    * back in line. Cutting a hold never lengthens one, so it is safe even beside a request still alive.
    */
-  async outlive(scope: ProductScope, requestId: string): Promise<number> {
+  async outlive(scope: ProductScope, requestId: string): Promise<string[]> {
     const owned = `product_id = $1 AND mode = $2 AND invite_request = $3`;
     await this.db.query(`UPDATE entries SET invite_held_until = LEAST(invite_held_until, $4) WHERE ${owned} AND invite_held_until IS NOT NULL`, [
       scope.productId,
@@ -102,12 +102,12 @@ export class InvitationsService {
       if (!until) break;
       await sleep(until.getTime() - this.clock.now().getTime() + 1);
     }
-    const [{ n }]: { n: number }[] = await this.db.query(`SELECT count(*)::int AS n FROM entries WHERE product_id = $1 AND mode = $2 AND invited_by_request = $3`, [
+    const rows: { id: string }[] = await this.db.query(`SELECT id FROM entries WHERE product_id = $1 AND mode = $2 AND invited_by_request = $3 ORDER BY ${IN_LINE_ORDER}`, [
       scope.productId,
       scope.mode,
       requestId,
     ]);
-    return n;
+    return rows.map((row) => row.id);
   }
 
   private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', requestId: string, httpRequestId?: string): Promise<ReleaseOutcome> {

@@ -21,7 +21,8 @@ const UNNAMED_RUN_GRACE_MS = 60 * 60_000;
 
 /**
  * Runs a release: invite-next of min(count, free places under the cap) for its product and mode, the
- * line's order and failure handling (a failed mail leaves its entry in line), recorded in release_runs.
+ * line's order and failure handling (a failed mail leaves its entry in line), recorded in release_runs
+ * with whom it invited and whose mail failed (the dashboard's list of a run).
  * A scheduled tick is claimed first by inserting its row, unique per release and wall-clock tick, so
  * one run gets through per tick whichever replica, retry or reconcile fires it. The process running a
  * run holds its lock (RunLocks) from before its row exists, so that a run whose process died is known
@@ -141,8 +142,9 @@ export class ReleaseRunner {
     const invitedBefore = await this.invitations.outlive({ productId: release.productId, mode: release.mode }, run.request_id);
     const requestId = randomUUID();
     const [[switched]]: [{ asked: number; invited: number }[], number] = await this.db.query(
-      `UPDATE release_runs SET request_id = $3, invited = invited + $4 WHERE id = $1 AND request_id = $2 AND finished_at IS NULL RETURNING asked, invited`,
-      [runId, run.request_id, requestId, invitedBefore],
+      `UPDATE release_runs SET request_id = $3, invited = invited + $4, invited_entry_ids = invited_entry_ids || $5
+       WHERE id = $1 AND request_id = $2 AND finished_at IS NULL RETURNING asked, invited`,
+      [runId, run.request_id, requestId, invitedBefore.length, invitedBefore],
     );
     // Its process was alive after all and finished it meanwhile.
     if (!switched) return false;
@@ -171,9 +173,10 @@ export class ReleaseRunner {
       const fits = Math.min(count, await this.quota.room(release.productId));
       const { invited, failed, skippedForCapacity } = await this.invitations.release({ productId: release.productId, mode: release.mode }, fits, requestId);
       const [[row]]: [{ invited: number }[], number] = await this.db.query(
-        `UPDATE release_runs SET finished_at = $2, invited = invited + $3, failed = $4, skipped_for_capacity = $5, failed_entry_ids = $6, skipped_for_quota = $8
+        `UPDATE release_runs SET finished_at = $2, invited = invited + $3, failed = $4, skipped_for_capacity = $5, failed_entry_ids = $6, skipped_for_quota = $8,
+           invited_entry_ids = invited_entry_ids || $9
          WHERE id = $1 AND request_id = $7 RETURNING invited`,
-        [runId, this.clock.now(), invited.length, failed.length, skippedForCapacity, failed, requestId, count - fits],
+        [runId, this.clock.now(), invited.length, failed.length, skippedForCapacity, failed, requestId, count - fits, invited],
       );
       this.entries.inc({ result: 'skipped_for_quota' }, count - fits);
       this.entries.inc({ result: 'invited' }, invited.length);

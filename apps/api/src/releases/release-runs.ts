@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import type { ReleaseRunView } from './releases.dto';
 import { zonedTime } from './release-schedule';
 
@@ -38,4 +39,31 @@ export function runView(row: RunRow): ReleaseRunView {
     failedEntryIds: row.failed_entry_ids,
     error: row.error,
   };
+}
+
+/** An entry of a run's list: its address, or null once the entry was deleted. */
+export interface RunEntry {
+  id: string;
+  email: string | null;
+}
+
+/** A run with whom it invited and whose mail failed (still in line), in line order; for the dashboard, not the API. */
+export interface RunEntries {
+  run: ReleaseRunView;
+  invited: RunEntry[];
+  failed: RunEntry[];
+}
+
+/** A run of the release with its lists, or null when the release has no such run. */
+export async function readRunEntries(db: DataSource, releaseId: string, runId: string): Promise<RunEntries | null> {
+  const [row]: (RunRow & { invited_entry_ids: string[] })[] = await db.query(
+    `SELECT ${RUN_COLUMNS}, r.invited_entry_ids FROM release_runs r JOIN releases rel ON rel.id = r.release_id WHERE r.id = $1 AND r.release_id = $2`,
+    [runId, releaseId],
+  );
+  if (!row) return null;
+  const ids = [...row.invited_entry_ids, ...row.failed_entry_ids];
+  const found: { id: string; email: string }[] = ids.length ? await db.query('SELECT id, email FROM entries WHERE id = ANY($1)', [ids]) : [];
+  const emails = new Map(found.map((entry) => [entry.id, entry.email]));
+  const listed = (list: string[]) => list.map((id) => ({ id, email: emails.get(id) ?? null }));
+  return { run: runView(row), invited: listed(row.invited_entry_ids), failed: listed(row.failed_entry_ids) };
 }

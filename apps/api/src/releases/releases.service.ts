@@ -5,9 +5,10 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { ReleaseRunner } from './release-runner';
-import { RUN_COLUMNS, runView, type RunRow } from './release-runs';
+import { readRunEntries, RUN_COLUMNS, runView, type RunEntries, type RunRow } from './release-runs';
 import { nextTicks, scheduleProblem, zonedTime } from './release-schedule';
 import { ReleaseSchedulers } from './release-schedulers';
+import { type RunForecast, RunForecasts } from './run-forecast';
 import type { NewRelease, ReleaseChanges, ReleaseRunList, ReleaseRunView, ReleaseView } from './releases.dto';
 
 export const releaseNotFound = () => new ApiError('not_found', 'No such release for this key.');
@@ -25,6 +26,7 @@ export class ReleasesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly schedulers: ReleaseSchedulers,
     private readonly runner: ReleaseRunner,
+    private readonly forecasts: RunForecasts,
     private readonly clock: Clock,
   ) {}
 
@@ -108,6 +110,23 @@ export class ReleasesService {
       [release.id, limit],
     );
     return { data: rows.map(runView) };
+  }
+
+  /** What a run now would invite, which the dashboard says before it runs. */
+  async forecast(scope: ProductScope, id: string): Promise<RunForecast> {
+    return this.forecasts.of(await this.find(scope, id));
+  }
+
+  /** The release's next `count` runs; none while paused. */
+  nextRuns(release: ReleaseView, count: number): Date[] {
+    return release.paused ? [] : nextTicks(release.pattern, release.timeZone, this.clock.now(), count);
+  }
+
+  /** A run of the release with whom it invited and whose mail failed. */
+  async runEntries(scope: ProductScope, id: string, runId: string): Promise<RunEntries> {
+    const entries = await readRunEntries(this.db, (await this.find(scope, id)).id, runId);
+    if (!entries) throw new ApiError('not_found', 'No such run of this release.');
+    return entries;
   }
 
   private async find(scope: ProductScope, id: string): Promise<Release> {
