@@ -5,6 +5,13 @@ import { isClusterConfig, RedisConfig } from '../config/config';
 /** A connection to a single Redis or to a Redis Cluster; both take the same commands. */
 export type RedisConnection = Redis | Cluster;
 
+/**
+ * How long a closed connection waits for its socket's end before it cuts it. ioredis's own 2 s holds the
+ * process open that long when the socket was gone already (Redis away at shutdown): its close never
+ * comes again. A live Redis answers a close well within this.
+ */
+export const REDIS_CLOSE_GRACE_MS = 100;
+
 /** ioredis options from a redis:// or rediss:// URL; of a cluster's URL, the options of each node. */
 export function redisOptions(url: string) {
   const parsed = new URL(url);
@@ -16,6 +23,7 @@ export function redisOptions(url: string) {
     password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
     db: db ? Number(db) : 0,
     tls: parsed.protocol.startsWith('rediss') ? ({} as object) : undefined,
+    disconnectTimeout: REDIS_CLOSE_GRACE_MS,
   };
 }
 
