@@ -78,7 +78,7 @@ const squeezed = (header: string) => headerName(header).replace(/[^a-z0-9]/g, ''
 
 /**
  * The field each column of a header row likely holds, for a person to confirm: a recognised export's
- * columns, else a header that names a field ("Created At", "referral_code"; any header with "email" in
+ * columns, else a header that names a field ("Created At", "referral_code"; any header with "mail" in
  * it for email). A field goes to its first column only; undefined where none fits.
  */
 export function likelyFields(header: string[]): (ImportField | undefined)[] {
@@ -87,7 +87,7 @@ export function likelyFields(header: string[]): (ImportField | undefined)[] {
   return header.map((cell, index) => {
     const field = recognised
       ? IMPORT_FIELDS.find((name) => recognised[name] === index)
-      : IMPORT_FIELDS.find((name) => squeezed(cell) === name.toLowerCase() || (name === 'email' && squeezed(cell).includes('email')));
+      : IMPORT_FIELDS.find((name) => squeezed(cell) === name.toLowerCase() || (name === 'email' && squeezed(cell).includes('mail')));
     if (!field || taken.has(field)) return undefined;
     taken.add(field);
     return field;
