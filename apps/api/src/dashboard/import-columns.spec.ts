@@ -26,6 +26,7 @@ describe('mappingOf', () => {
       return undefined;
     };
     expect(refused(['email', '', 'createdAt'], ['Mail', 'Joined'])).toEqual(['column2', 'The file has no column 3: createdAt was picked for it.']);
+    expect(refused(['', 'createdAt'], ['Mail', ' '])).toEqual(['column1', 'The column 2 has no header: give it one in the file to import it.']);
     expect(refused(['address'], ['Mail'])).toEqual(['column0', expect.stringContaining('for the column Mail')]);
     expect(refused(['email', 'createdAt'], ['Mail', 'MAIL'])).toEqual(['column1', expect.stringContaining('two columns MAIL')]);
   });

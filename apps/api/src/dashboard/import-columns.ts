@@ -81,6 +81,7 @@ export function mappingOf(picks: string[], header: string[]): string | undefined
   picks.forEach((pick, index) => {
     if (pick === '') return;
     if (index >= header.length) throw new ApiError('invalid_request', `The file has no column ${index + 1}: ${pick} was picked for it.`, { param: `column${index}` });
+    if (header[index].trim() === '') throw new ApiError('invalid_request', `The column ${index + 1} has no header: give it one in the file to import it.`, { param: `column${index}` });
     if (!(IMPORT_FIELDS as readonly string[]).includes(pick)) {
       throw new ApiError('invalid_request', `Pick one of ${IMPORT_FIELDS.join(', ')} for the column ${header[index]}.`, { param: `column${index}` });
     }
