@@ -21,12 +21,15 @@ describe('dashboard import in a real browser', () => {
   let browser: Browser;
   let page: Page;
   let acme: Product;
+  /** Where the stack's dashboard is served. */
+  let origin: string;
 
   beforeAll(async () => {
     stack = await Stack.start({ apps: ['api'] });
     acme = await stack.createProduct({ name: 'Acme' });
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
     ({ browser, page } = await dashboardPage(stack, 'ada@example.com', PASSWORD));
+    origin = new URL(page.url()).origin;
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -66,7 +69,15 @@ describe('dashboard import in a real browser', () => {
     expect(await page.locator('tr', { hasText: 'ada@example.com' }).textContent()).toContain('2025-03-01');
   });
 
-  it('import with the column picker: a file of a tool it does not know shows its columns with the first rows, takes the fields picked beside them, refuses another file, dry-runs and imports that same upload', async () => {
+  it('import with the column picker: without JavaScript, a file of a tool it does not know shows its columns with the first rows, takes the fields picked beside them, refuses another file, dry-runs and imports that same upload', async () => {
+    // Without JavaScript: the picker, the dry run and the import are plain forms.
+    const context = await browser.newContext({ baseURL: origin, javaScriptEnabled: false });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto('/dashboard/login');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.goto(`/dashboard/${acme.id}/live/entries/import`);
     await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
     await page.getByRole('button', { name: 'Show the columns' }).click();
