@@ -84,6 +84,11 @@ describe('dashboard: import entries', () => {
     expect(await pageAt('/entries/import')).toContain('The file has no column 2: createdAt was picked for it.');
     await upload({ columns, column0: 'address' }, file);
     expect(await pageAt('/entries/import')).toContain('Pick one of email, createdAt, referralCode, referredBy, referralCount, state, id for the column email.');
+    // The columns the form carries back are text from outside too.
+    await upload({ columns: columns.replace('"header":["email"]', '"header":["e\\u0000mail"]'), column0: 'email' }, file);
+    expect(await pageAt('/entries/import')).toContain('The field “header” cannot hold a NUL character');
+    await upload({ columns: '{"header":', column0: 'email' }, file);
+    expect(await pageAt('/entries/import')).toContain('The columns of the file could not be read back');
     // The same header with other rows: the bytes of the upload tell them apart.
     await upload({ columns, column0: 'email' }, 'email\neve@example.com\n');
     const refused = await pageAt('/entries/import');

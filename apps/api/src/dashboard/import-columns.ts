@@ -1,3 +1,4 @@
+import { cutText, storableText, textLength } from '@app/shared';
 import { z } from 'zod';
 import { ApiError } from '../common/api-error';
 import type { CsvRecord } from '../imports/csv-records';
@@ -18,8 +19,8 @@ const CELL_CHARS = 60;
  * it again: what is read is always the file posted, checked against `upload`).
  */
 export const FILE_COLUMNS = z.object({
-  header: z.array(z.string().max(CELL_CHARS)).min(1).max(MAX_COLUMNS),
-  rows: z.array(z.array(z.string().max(CELL_CHARS)).max(MAX_COLUMNS)).max(SAMPLE_ROWS),
+  header: z.array(z.string().max(CELL_CHARS * 2)).min(1).max(MAX_COLUMNS),
+  rows: z.array(z.array(z.string().max(CELL_CHARS * 2)).max(MAX_COLUMNS)).max(SAMPLE_ROWS),
   upload: z.string().regex(/^[0-9a-f]{64}$/, { message: 'expected the checksum of an uploaded file' }),
 });
 export type FileColumns = z.infer<typeof FILE_COLUMNS>;
@@ -36,7 +37,11 @@ export function postedColumns(fields: Record<string, string>): FileColumns | und
   return parseForm(FILE_COLUMNS, { ...(posted as object) });
 }
 
-const cut = (cell: string) => (cell.length > CELL_CHARS ? `${cell.slice(0, CELL_CHARS - 1)}…` : cell);
+/** A cell as the page shows it (and its form carries it back): storable text, cut by code points. */
+function cut(cell: string): string {
+  const text = storableText(cell);
+  return textLength(text) > CELL_CHARS ? `${cutText(text, CELL_CHARS - 1)}…` : text;
+}
 
 /** The picker of a file from its first records and the digest of its bytes; an empty file is refused. */
 export function columnsOf(sample: CsvRecord[], upload: string): FileColumns {
