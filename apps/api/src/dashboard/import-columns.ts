@@ -57,14 +57,6 @@ export const sameHeader = (header: string[], columns: FileColumns): boolean =>
     ? columns.header.every((cell, index) => cut(header[index]) === cell)
     : false;
 
-/** The records as they pass, the first SAMPLE_ROWS + 1 (the header and rows under it) also kept in `sample`. */
-export async function* sampled(records: AsyncIterable<CsvRecord>, sample: CsvRecord[]): AsyncGenerator<CsvRecord> {
-  for await (const record of records) {
-    if (sample.length <= SAMPLE_ROWS) sample.push(record);
-    yield record;
-  }
-}
-
 /** The field picked for each column, as the picker's selects (column0, column1, …) post them; '' for none. */
 export function picksOf(fields: Record<string, string>): string[] {
   const picks: string[] = [];

@@ -8,7 +8,7 @@ import type { CsvRecord } from '../imports/csv-records';
 import { ImportsService, NOT_THE_CHECKED_FILE } from '../imports/imports.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { parseForm } from './forms';
-import { columnsOf, FileColumns, firstPicks, mappingOf, MAX_COLUMNS, picksOf, postedColumns, sameHeader, sampled, withHeader } from './import-columns';
+import { columnsOf, FileColumns, firstPicks, mappingOf, MAX_COLUMNS, picksOf, postedColumns, SAMPLE_ROWS, sameHeader, withHeader } from './import-columns';
 import { counted } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
@@ -50,7 +50,6 @@ export class DashboardImportsController {
   async upload(@InProduct() at: ProductPage, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     let fields: ImportFields | undefined;
     let columns: FileColumns | undefined;
-    const sample: CsvRecord[] = [];
     try {
       const upload = await formUpload(request, 'file', IMPORT_BODY_LIMIT, MAX_COLUMNS + 10);
       fields = {
@@ -61,10 +60,11 @@ export class DashboardImportsController {
       };
       columns = postedColumns(upload.fields);
       const bytes = createHash('sha256');
-      const records = sampled(this.imports.records(Readable.from(hashed(upload.file, bytes))), sample);
+      const records = this.imports.records(Readable.from(hashed(upload.file, bytes)));
       if (!columns) {
         // Read to the end: the digest that holds the dry run to this file covers all of its bytes.
-        for await (const record of records) void record;
+        const sample: CsvRecord[] = [];
+        for await (const record of records) if (sample.length <= SAMPLE_ROWS) sample.push(record);
         columns = columnsOf(sample, bytes.digest('hex'));
         fields.picks = firstPicks(sample[0].fields);
         return await this.replies.redirectWith(reply, `${at.base}/entries/import`, at.identity, { dryRun: { columns, fields } });
