@@ -59,14 +59,18 @@ function optionsOf(fields: ImportFields): SafeHtml {
 <label><input type="checkbox" name="events" value="true"${ticked(fields.events)}> Send entry.created and entry.confirmed to webhooks</label></p>`;
 }
 
-/** The file's columns, one a row: its header, its first rows, and the field picked for it. */
+/**
+ * The file's columns, each a card with its header, its first rows and the field picked for it: cards,
+ * not a table's row, so that on a phone the choice stays in sight beside the rows it is made for.
+ */
 function pickerOf(columns: FileColumns, fields: ImportFields): SafeHtml {
-  return html`<div class="scroll"><table><tr><th>Column</th><th>First rows</th><th>Field</th></tr>${columns.header.map(
-    (name, index) => html`<tr><td><strong>${name}</strong></td><td>${columns.rows.map((row, at) => html`${at ? html`<br>` : ''}${row[index] ?? ''}`)}</td>
-<td><select name="column${index}" aria-label="Field of column ${name}"><option value="">— not imported —</option>${IMPORT_FIELDS.map(
+  return html`<div id="columns" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.8rem">${columns.header.map(
+    (name, index) => html`<div class="card"><strong class="wrap">${name}</strong>
+<p class="muted wrap" style="margin:.3rem 0">${columns.rows.map((row, at) => html`${at ? html`<br>` : ''}${row[index] ?? ''}`)}</p>
+<select name="column${index}" aria-label="Field of column ${name}" style="width:100%;box-sizing:border-box"><option value="">— not imported —</option>${IMPORT_FIELDS.map(
       (field) => html`<option value="${field}"${new SafeHtml(fields.picks[index] === field ? ' selected' : '')}>${FIELD_WORDS[field]}</option>`,
-    )}</select></td></tr>`,
-  )}</table></div>`;
+    )}</select></div>`,
+  )}</div>`;
 }
 
 /** The picker, with the options and the same file again, for the dry run. */
@@ -112,7 +116,7 @@ export function importPage(at: ProductPage, view: ImportView, fields: ImportFiel
     ? html`<h2>Dry run: nothing was written</h2>${reportOf(view.report)}
 <h2>Import</h2><p>Choose the same file again to import it as above; another file, or other fields or another state, is refused.</p>${importForm(at, view.columns, fields, view.report)}${again}`
     : view.columns
-      ? html`<h2>Columns</h2><p>Pick the field each column holds (email at least); columns without one are not imported.</p>${pickerForm(at, view.columns, fields)}${again}`
+      ? html`<h2>Columns</h2><p>Each column of the file with its first rows: pick the field it holds (email at least); columns without one are not imported.</p>${pickerForm(at, view.columns, fields)}${again}`
       : html`<p>A CSV export of GetWaitlist, Waitlister, Prefinery, Viral Loops or LaunchList, this service's own download, or any
 file whose columns you name. Entries keep their sign-up time and order and join the line behind everyone waiting; addresses already
 here, and those deleted or unsubscribed before, are left out. First you see the file's columns and pick the field of each, then a dry
