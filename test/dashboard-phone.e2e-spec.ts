@@ -120,7 +120,7 @@ describe('dashboard and hosted pages on a phone', () => {
     }
   }
 
-  /** A CSV file of a tool the import does not know, with one row: the import asks for its columns. */
+  /** A CSV file of a tool the import does not know, with one row: its columns are picked on the page. */
   const OLD_TOOL = { name: 'old-tool.csv', mimeType: 'text/csv', buffer: Buffer.from('E-Mail Address,Joined On\nada.byron@acme-notes.example,2025-03-01\n') };
 
   it('every page of the dashboard fits a 390×844 screen, the pages that ask before destroying and the import steps too, with its sections and "Sign out" in reach', async () => {
@@ -158,9 +158,9 @@ describe('dashboard and hosted pages on a phone', () => {
       await page.getByRole('button', { name: button }).click();
       await shown.waitFor();
     };
-    await upload('Check the file (dry run)', page.getByRole('alert'));
-    await fitsWithBar('import: a file that asks for its columns');
-    await page.getByLabel(/^Columns/).fill('{"E-Mail Address": "email", "Joined On": "createdAt"}');
+    await upload('Show the columns', page.getByRole('heading', { name: 'Columns' }));
+    await fitsWithBar("import: the file's columns to pick fields for");
+    await page.getByLabel('Field of column Joined On').selectOption('createdAt');
     await upload('Check the file (dry run)', page.getByRole('heading', { name: 'Dry run: nothing was written' }));
     await fitsWithBar("import: the dry run's report");
     await upload('Import 1 entry', page.getByRole('status'));

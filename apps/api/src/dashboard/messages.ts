@@ -4,6 +4,7 @@ import type { KeyPair } from '../keys/keys.service';
 import type { ImportReport } from '../imports/imports.dto';
 import type { NewLoginHook } from '../login-hooks/login-hooks.service';
 import type { BulkOutcome } from './bulk-actions';
+import type { FileColumns } from './import-columns';
 import type { ImportFields } from './views/imports';
 
 /**
@@ -31,8 +32,8 @@ export interface Notice {
   releaseRun?: { invited: number; failed: number; skippedForCapacity: number };
   /** An import's outcome, in words, for the entries list. */
   imported?: string;
-  /** A dry run's report (its lists cut to DRY_RUN_SHOWN rows), or why the upload was refused, with the form's options. */
-  dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields };
+  /** A dry run's report (its lists cut to DRY_RUN_SHOWN rows), or why the upload was refused, with the form's options and the file's columns. */
+  dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields; columns?: FileColumns };
 }
 
 // Maps, so that only their own keys are found (?message=constructor finds nothing).

@@ -1,5 +1,6 @@
 import busboy from 'busboy';
 import type { FastifyRequest } from 'fastify';
+import type { Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 
@@ -12,15 +13,16 @@ export interface Upload {
 /**
  * Reads a multipart form until its file part starts, and hands over that part as a stream: the
  * upload is never held whole. The form puts its fields before the file (browsers send parts in the
- * form's order); a file over `maxBytes` fails the stream with 400 invalid_request.
+ * form's order); a file over `maxBytes` fails the stream with 400 invalid_request. Fields past
+ * `maxFields` are dropped.
  */
-export function formUpload(request: FastifyRequest, fileField: string, maxBytes: number): Promise<Upload> {
+export function formUpload(request: FastifyRequest, fileField: string, maxBytes: number, maxFields = 20): Promise<Upload> {
   if (!(request.body instanceof Readable) || !/^multipart\/form-data\s*;/i.test(String(request.headers['content-type'] ?? ''))) {
     return Promise.reject(new ApiError('invalid_request', 'Send the form as multipart/form-data, with its file.'));
   }
   const parts = busboy({
     headers: request.headers,
-    limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxBytes },
+    limits: { files: 1, fields: maxFields, fieldSize: 64 * 1024, fileSize: maxBytes },
   });
   const body = request.body;
   return new Promise((resolve, reject) => {
@@ -37,4 +39,12 @@ export function formUpload(request: FastifyRequest, fileField: string, maxBytes:
     parts.on('close', () => reject(new ApiError('invalid_request', 'Choose a CSV file to upload.')));
     body.pipe(parts);
   });
+}
+
+/** The bytes of `source` as they pass, each also fed to `hash`: a digest of the whole upload once they are read. */
+export async function* hashed(source: Readable, hash: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    yield chunk;
+  }
 }

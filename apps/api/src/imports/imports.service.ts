@@ -12,6 +12,10 @@ import { isProblem, readRow, RowProblem } from './import-row';
 import { IMPORT_BODY_LIMIT, ImportQuery, ImportReport, REPORT_LIST_LIMIT } from './imports.dto';
 import { StagedImport } from './staged-import';
 
+/** Why an import given a dry run's checksum wrote nothing: it read other rows, or read them another way. */
+export const NOT_THE_CHECKED_FILE =
+  'The file is not the one the dry run checked (a row, the mapping or the state differs); nothing was imported. Run the dry run on this file first.';
+
 /** Entries per batch of events, when an import emits them. */
 const EVENT_BATCH = 1000;
 
@@ -37,7 +41,12 @@ export class ImportsService {
 
   /** Imports CSV bytes, refusing more than IMPORT_BODY_LIMIT of them. */
   importCsv(scope: ProductScope, source: Readable, options: ImportOptions): Promise<ImportReport> {
-    return this.importRecords(scope, this.reader(Readable.from(limited(source, IMPORT_BODY_LIMIT))), options);
+    return this.importRecords(scope, this.records(source), options);
+  }
+
+  /** The records of CSV bytes as an import reads them, refusing more than IMPORT_BODY_LIMIT of them. */
+  records(source: Readable): AsyncIterable<CsvRecord> {
+    return this.reader(Readable.from(limited(source, IMPORT_BODY_LIMIT)));
   }
 
   /** Imports records whose first is the header row. */
@@ -70,11 +79,7 @@ export class ImportsService {
       if (!columns) throw new ApiError('invalid_request', 'The file is empty: it needs a header row and a row per address.');
       const read = checksum.digest('hex');
       if (options.checksum !== undefined && options.checksum !== read) {
-        throw new ApiError(
-          'invalid_request',
-          'The file is not the one the dry run checked (a row, the mapping or the state differs); nothing was imported. Run the dry run on this file first.',
-          { param: 'checksum' },
-        );
+        throw new ApiError('invalid_request', NOT_THE_CHECKED_FILE, { param: 'checksum' });
       }
       await staged.classify();
       if (!options.dryRun) {

@@ -2,7 +2,7 @@ import { CSV_HEADER } from '../../dashboard/csv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../common/api-error';
-import { columnsOf, CUSTOM_MAPPING, KNOWN_FORMATS } from './columns';
+import { columnsOf, CUSTOM_MAPPING, KNOWN_FORMATS, likelyFields } from './columns';
 
 const FIXTURES = join(__dirname, '../../../../../test/fixtures/imports');
 /** A fixture's header row (the fixtures' headers hold no quotes or commas). */
@@ -53,5 +53,22 @@ describe('columnsOf', () => {
     expect(CUSTOM_MAPPING.safeParse('{"Mail": "address"}').success).toBe(false);
     expect(CUSTOM_MAPPING.safeParse('{"Joined": "createdAt"}').success).toBe(false);
     expect(CUSTOM_MAPPING.safeParse('{"A": "email", "B": "email"}').success).toBe(false);
+  });
+});
+
+describe('likelyFields', () => {
+  it("gives a recognised export's columns their fields", () => {
+    expect(likelyFields(headerOf('getwaitlist.csv'))).toEqual(['email', 'createdAt', undefined, 'referralCode', 'referredBy', 'referralCount', 'state']);
+  });
+
+  it('gives a header that names a field its field, each field to its first column only', () => {
+    expect(likelyFields(['E-Mail Address', 'Joined On', 'Created At', 'created_at', 'Referral Code', 'Mail'])).toEqual([
+      'email',
+      undefined,
+      'createdAt',
+      undefined,
+      'referralCode',
+      undefined,
+    ]);
   });
 });

@@ -42,13 +42,19 @@ export const CUSTOM_MAPPING = z
     return mapping as ColumnMapping;
   });
 
+/** The first known format whose signature headers are all in the header row. */
+export function recognisedExport(header: string[]): KnownFormat | undefined {
+  const names = header.map(headerName);
+  return KNOWN_FORMATS.find((known) => known.signature.every((name) => names.includes(name)));
+}
+
 /**
  * The columns of a file from its header row: the team's mapping when given, else the first known
  * format whose signature headers are all there. 400 invalid_request when neither fits, naming the headers.
  */
 export function columnsOf(header: string[], custom?: ColumnMapping): Columns {
   const names = header.map(headerName);
-  const format = custom ? { name: 'custom', columns: custom, signature: [] } : KNOWN_FORMATS.find((known) => known.signature.every((name) => names.includes(name)));
+  const format = custom ? { name: 'custom', columns: custom, signature: [] } : recognisedExport(header);
   if (!format) {
     throw new ApiError(
       'invalid_request',
@@ -65,4 +71,25 @@ export function columnsOf(header: string[], custom?: ColumnMapping): Columns {
     else if (field === 'email' || custom) throw new ApiError('invalid_request', `The header row has no column ${column} (for ${field}).`, { param: 'mapping' });
   }
   return { format: format.name, at };
+}
+
+/** A header squeezed to letters and digits: "Created At", "created_at" and "createdAt" alike. */
+const squeezed = (header: string) => headerName(header).replace(/[^a-z0-9]/g, '');
+
+/**
+ * The field each column of a header row likely holds, for a person to confirm: a recognised export's
+ * columns, else a header that names a field ("Created At", "referral_code"; any header with "mail" in
+ * it for email). A field goes to its first column only; undefined where none fits.
+ */
+export function likelyFields(header: string[]): (ImportField | undefined)[] {
+  const recognised = recognisedExport(header) ? columnsOf(header).at : undefined;
+  const taken = new Set<ImportField>();
+  return header.map((cell, index) => {
+    const field = recognised
+      ? IMPORT_FIELDS.find((name) => recognised[name] === index)
+      : IMPORT_FIELDS.find((name) => squeezed(cell) === name.toLowerCase() || (name === 'email' && squeezed(cell).includes('mail')));
+    if (!field || taken.has(field)) return undefined;
+    taken.add(field);
+    return field;
+  });
 }
