@@ -68,7 +68,7 @@ describe('the privacy trail and the first run, in a real browser', () => {
     expect(rows.slice(1).map((row) => row.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/, '').trim())).toEqual([
       `deleted their entry${grace.id}`,
       `downloaded their data${grace.id}`,
-      `asked for their data (link mailed)${grace.id}`,
+      `asked for the link to their data${grace.id}`,
     ]);
     // Neither the address nor the link's token is anywhere on the page.
     const text = (await page.content()) + rows.join('');

@@ -7,7 +7,7 @@ import { bar, frame, when } from './layout';
 export const TRAIL_ON_OVERVIEW = 10;
 
 const KINDS: Record<PrivacyRequestKind, string> = {
-  request: 'asked for their data (link mailed)',
+  request: 'asked for the link to their data',
   download: 'downloaded their data',
   deletion: 'deleted their entry',
 };
