@@ -115,7 +115,7 @@ describe('the privacy trail and the first run, in a real browser', () => {
     expect(await page.locator('svg[role=img]').count()).toBe(0);
 
     // The first test sign-up, from the next steps' link: the charts take the steps' place, and the products' list opens test mode.
-    await page.goto(new URL(await steps.getByRole('link', { name: "the test mode's form" }).getAttribute('href')!).pathname);
+    await page.goto(new URL((await steps.getByRole('link', { name: "the test mode's form" }).getAttribute('href'))!).pathname);
     await page.getByLabel('Email address').fill('first@example.com');
     await page.getByRole('button', { name: 'Join the waitlist' }).click();
     await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
