@@ -30,7 +30,7 @@ export function deletedEntryPage(at: ProductPage, id: string, deletedAt: Date): 
   return frame(
     'Entry deleted',
     html`<h1>Entry deleted</h1>
-<div class="card"><p class="wrap">The entry <code>${id}</code> was deleted on ${when(deletedAt, true)} at the person's own request, from their my-data page. Nothing of it is kept but the suppression list's hash of its address and this line of the privacy trail.</p>
+<div class="card"><p class="wrap">The entry <code>${id}</code> was deleted on ${when(deletedAt, true)} at the person's own request, from their my-data page. Nothing of it is kept but the suppression list's one-way hash of its address and its id in the privacy trail.</p>
 <p><a href="${at.base}/entries">← Entries</a></p></div>`,
     bar(at.identity, at, 'entries'),
   );
