@@ -148,7 +148,7 @@ Waitlist is ready: api, mailer and webhooks. Ctrl-C stops it; npm run reset star
     live secret      ${demo.keys.live.secret}
     live publishable ${demo.keys.live.publishable}
   Sign-up page       ${base}/w/${pk}
-  Dashboard          ${base}/dashboard   (${demo.dashboard.email} / ${demo.dashboard.password})
+  Dashboard          ${base}${demo.dashboard.overview}   (${demo.dashboard.email} / ${demo.dashboard.password})
 ${env.SMTP_URL ? '' : `  Development inbox  ${base}/dev/mail   (SMTP_URL is unset: mails land here)\n`}
 Try it:
   curl -X POST ${base}/public/v1/signups -H 'content-type: application/json' \\

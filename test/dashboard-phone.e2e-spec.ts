@@ -1,5 +1,7 @@
 import { Browser, Locator, Page } from 'playwright-core';
+import { MyDataLinks } from '@app/shared';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { PersonalDataService } from '../apps/api/src/personal-data/personal-data.service';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { confirmPath, joinLine } from './support/flows';
@@ -41,6 +43,9 @@ describe('dashboard and hosted pages on a phone', () => {
     const grace = await joinLine(stack, acme.keys.live.publishable, 'grace.hopper@acme-notes.example');
     await joinLine(stack, acme.keys.live.publishable, 'alan.turing@acme-notes.example', grace.referralCode!);
     await joinLine(stack, acme.keys.test.publishable, 'mary.jackson@acme-notes.example');
+    // An entry its person deleted from the my-data page: a line of the privacy trail, and an old page that says so.
+    const charles = await joinLine(stack, acme.keys.live.publishable, 'charles.babbage@acme-notes.example');
+    await stack.api.get(PersonalDataService).delete(new MyDataLinks(stack.config.ENCRYPTION_KEY).sign(charles.id, new Date(Date.now() + 60_000)));
     browser = await launchBrowser();
     page = await browser.newPage({ baseURL: await serve(stack), viewport: PHONE });
     // Far below the test's own timeout, so that a missing element is reported by name.
@@ -134,7 +139,16 @@ describe('dashboard and hosted pages on a phone', () => {
     await fitsWithBar('products');
     await page.getByRole('link', { name: 'Acme Notes for Teams' }).click();
     await page.getByRole('heading', { name: 'Overview (live)' }).waitFor();
-    await fitsWithBar('overview');
+    await page.getByRole('heading', { name: 'Privacy requests' }).waitFor();
+    await fitsWithBar('overview, with the privacy trail');
+    await page.getByRole('link', { name: /^ent_/ }).first().click();
+    await page.getByRole('heading', { name: 'Entry deleted' }).waitFor();
+    await fitsWithBar("a deleted entry's old page");
+    await nav('Overview');
+    await page.getByRole('banner').getByRole('link', { name: 'Test', exact: true }).click();
+    await page.getByRole('heading', { name: /^Next steps/ }).waitFor();
+    await fitsWithBar('an empty overview, with its next steps');
+    await page.getByRole('banner').getByRole('link', { name: 'Live', exact: true }).click();
 
     await nav('Entries');
     await fitsWithBar('entries');

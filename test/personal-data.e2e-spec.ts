@@ -107,6 +107,9 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(data.referralsMade).toHaveLength(2);
     expect(data.referralsMade[0]).toMatchObject({ email: expect.stringContaining('•••'), state: 'credited' });
     expect(data.referralCredit).toMatchObject({ referredThroughALink: true, state: 'credited', credited: 2 });
+    // The privacy trail's lines of the entry, this download included (written in the export's transaction): six mailed requests (none for the unknown address).
+    expect(data.privacyRequests.map((line: { kind: string }) => line.kind)).toEqual([...Array(6).fill('request'), 'download']);
+    expect(data.privacyRequests.at(-1).at).toBe(data.exportedAt);
     for (const other of ['bob@example.com', bob.id, 'carol', 'zed@example.com', zed.id, zed.referralCode!]) expect(download.text).not.toContain(other);
     const bobsPath = await myDataPath('bob@example.com', 1);
     const bobs = await stack.request({ method: 'GET', url: `${bobsPath}/export` });
@@ -115,7 +118,7 @@ describe("a person's own data: the my-data page, the export and the deletion", (
     expect(bobs.text).not.toContain(ada.id);
   });
 
-  it('deleting asks first, then leaves only the suppression hash, sends entry.deleted and logs no address', async () => {
+  it("deleting asks first, then leaves only the suppression hash and the privacy trail's lines, sends entry.deleted and logs no address", async () => {
     const path = await myDataPath('ada@example.com', 7);
     // Traces elsewhere: an event not delivered yet, a stored idempotent answer, a mail still queued.
     await stack.stopApp('webhooks');
@@ -156,7 +159,10 @@ describe("a person's own data: the my-data page, the export and the deletion", (
       );
       if (count > 0) holding.push(table);
     }
-    expect(holding).toEqual(['suppressed_addresses']);
+    // And the privacy trail's lines of the person's own requests: what, when and the entry's id, never the address.
+    expect(holding.sort()).toEqual(['privacy_requests', 'suppressed_addresses']);
+    const trail: { kind: string }[] = await stack.db.query(`SELECT kind FROM privacy_requests WHERE entry_id = $1 ORDER BY id`, [ada.id]);
+    expect(trail.map((line) => line.kind)).toEqual([...Array(6).fill('request'), 'download', 'request', 'request', 'deletion']);
     const logged = stack.logs.filter((line) => line.includes(ada.id) && line.includes('deleted'));
     expect(logged.length).toBeGreaterThan(0);
     expect(stack.logs.filter((line) => line.includes('ada@example.com'))).toEqual([]);

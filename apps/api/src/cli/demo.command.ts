@@ -12,7 +12,7 @@ interface Options {
   keysFile: string;
 }
 
-type Demo = CreatedProduct & { dashboard?: { email: string; password: string } };
+type Demo = CreatedProduct & { dashboard?: { email: string; password: string; overview?: string } };
 
 /**
  * npm start's demo product and its dashboard user: created once; the keys and the password are kept in
@@ -35,7 +35,9 @@ export const demo: CliCommand<Options> = {
         saved.dashboard = { email: `demo-${saved.id.slice(-8)}@example.com`, password: newToken().slice(0, 20) };
         await app.get(DashboardAuthService).createUser(saved.dashboard.email, saved.dashboard.password, saved.id, { operator: true });
       }
+      // Its sample sign-ups (npm start's Try it) use the test keys, so its overview opens in test mode.
+      saved.dashboard.overview = `/dashboard/${saved.id}/test/overview`;
       writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
-      return { json: saved, text: describeProduct(saved.id, saved.keys) };
+      return { json: saved, text: `${describeProduct(saved.id, saved.keys)}\ndashboard:        ${saved.dashboard.overview}` };
     }),
 };

@@ -6,6 +6,7 @@ import { KeysModule } from '../keys/keys.module';
 import { LeaderboardModule } from '../leaderboard/leaderboard.module';
 import { LineModule } from '../line/line.module';
 import { LoginHooksModule } from '../login-hooks/login-hooks.module';
+import { PersonalDataModule } from '../personal-data/personal-data.module';
 import { MailFeedbackModule } from '../mail-feedback/mail-feedback.module';
 import { ProductsModule } from '../products/products.module';
 import { ReferralsModule } from '../referrals/referrals.module';
@@ -33,7 +34,7 @@ import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The team dashboard: a controller per section, over the same services as the API. */
 @Module({
-  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule, TemplatesModule, MailFeedbackModule],
+  imports: [DashboardAuthModule, KeysModule, EntriesModule, ImportsModule, LineModule, InvitationsModule, LeaderboardModule, ProductsModule, ReferralsModule, ReleasesModule, WebhooksModule, LoginHooksModule, TemplatesModule, MailFeedbackModule, PersonalDataModule],
   controllers: [
     DashboardSignInController,
     DashboardProductsController,

@@ -8,6 +8,7 @@ import { ProfileService } from '../entries/profile.service';
 import { INVITE_NEXT } from '../invitations/invitations.dto';
 import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
+import { PrivacyTrail } from '../personal-data/privacy-trail';
 import { LineService } from '../line/line.service';
 import { PlaceHistoryService } from '../line/place-history';
 import { ReferralLists } from '../referrals/referral-lists';
@@ -18,6 +19,7 @@ import { entryMessage } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { deleteEntryPage, entriesPage, entryPage, linePage } from './views/entries';
+import { deletedEntryPage } from './views/privacy-trail';
 import { deliverability } from './views/undeliverable';
 
 /** How much of the front of the line its page shows. */
@@ -35,6 +37,7 @@ export class DashboardEntriesController {
     private readonly referrals: ReferralLists,
     private readonly history: PlaceHistoryService,
     private readonly profiles: ProfileService,
+    private readonly trail: PrivacyTrail,
     private readonly replies: Replies,
   ) {}
 
@@ -56,9 +59,16 @@ export class DashboardEntriesController {
     await this.replies.csv(reply, `entries-${at.mode}.csv`, rows);
   }
 
+  /** An entry the person deleted says so (410, from the privacy trail); an id never seen stays 404. */
   @Get('entries/:id')
   async entry(@InProduct() at: ProductPage, @Param('id') id: string, @Query('message') message: unknown, @Res() reply: FastifyReply): Promise<void> {
-    const record = await this.entries.record(at.scope, id);
+    const record = await this.entries.record(at.scope, id).catch(async (error: unknown) => {
+      const deletedAt = error instanceof ApiError && error.code === 'not_found' ? await this.trail.deletedAt(at.scope, id) : null;
+      if (!deletedAt) throw error;
+      await this.replies.page(reply, 410, deletedEntryPage(at, id, deletedAt));
+      return null;
+    });
+    if (!record) return;
     const view = {
       entry: toEntry(record),
       locale: record.locale,

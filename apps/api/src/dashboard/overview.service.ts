@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ENTRY_STATES, EntryState, ReferralReason, refusedCountType, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
+import { Clock, ENTRY_STATES, Mode, EntryState, ReferralReason, refusedCountType, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 
@@ -35,6 +35,21 @@ export class OverviewService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The mode each product's link opens: live, unless live has no entry and test has some (a product
+   * being tried, the demo's sample sign-ups), so that nobody lands on zeros while their data is next door.
+   */
+  async landingModes(productIds: string[]): Promise<Map<string, Mode>> {
+    const rows = await this.db.query<{ product_id: string }[]>(
+      `SELECT product_id FROM entry_counts WHERE product_id = ANY($1) GROUP BY product_id
+       HAVING COALESCE(sum(pending + confirmed + invited + redeemed) FILTER (WHERE mode = 'live'), 0) = 0
+          AND COALESCE(sum(pending + confirmed + invited + redeemed) FILTER (WHERE mode = 'test'), 0) > 0`,
+      [productIds],
+    );
+    const inTest = new Set(rows.map((row) => row.product_id));
+    return new Map(productIds.map((id) => [id, inTest.has(id) ? 'test' : 'live']));
+  }
 
   /**
    * Counts of a product's entries by state, and per day what happened to them. The days count the

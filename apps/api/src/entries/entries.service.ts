@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, Entry, EntryRecord, EntryState, Locale, preparedQuery, recordEvent, toEntry } from '@app/shared';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { ProductScope } from '../common/scope';
 import { ApiError } from '../common/api-error';
 import { ListCursors, Page } from './cursor';
@@ -86,9 +86,9 @@ export class EntriesService {
   /**
    * Removes the entry, its codes and every trace of it elsewhere (eraseTraces) whatever its state, and
    * emits entry.deleted with the entry as it was; its address goes on the suppression list, so that no
-   * import or referral brings it back.
+   * import or referral brings it back. `alsoRecord` writes in the same transaction (the privacy trail).
    */
-  async delete(scope: ProductScope, id: string): Promise<void> {
+  async delete(scope: ProductScope, id: string, alsoRecord?: (manager: EntityManager, now: Date) => Promise<void>): Promise<void> {
     await this.db.transaction(async (manager) => {
       const record = await manager
         .getRepository(EntryRecord)
@@ -99,6 +99,7 @@ export class EntriesService {
       await manager.delete(EntryRecord, { id });
       await suppress(manager, scope, [record.email], now);
       await recordEvent(manager, 'entry.deleted', scope, toEntry(record), now);
+      await alsoRecord?.(manager, now);
     });
   }
 }

@@ -87,6 +87,14 @@ export const EXPORT_SECTIONS: ExportSection[] = [
       };
     },
   },
+  {
+    // The privacy trail's lines of the entry (privacy-trail.ts): what the person asked for and when.
+    name: 'privacyRequests',
+    read: async (manager, entry) => {
+      const rows: { kind: string; at: Date }[] = await manager.query(`SELECT kind, at FROM privacy_requests WHERE entry_id = $1 ORDER BY id`, [entry.id]);
+      return rows.map((row) => ({ kind: row.kind, at: row.at.toISOString() }));
+    },
+  },
 ];
 
 /** Everything kept about one entry, section by section, read in one snapshot. */

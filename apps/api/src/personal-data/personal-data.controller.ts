@@ -47,7 +47,7 @@ export class PersonalDataController {
   @Get('my-data/:token/export')
   @Header('Cache-Control', 'no-store')
   async download(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const { data } = await this.personalData.export(token);
+    const { data } = await this.personalData.export(token, true);
     await reply
       .header('Content-Type', 'application/json; charset=utf-8')
       .header('Content-Disposition', 'attachment; filename="my-waitlist-data.json"')

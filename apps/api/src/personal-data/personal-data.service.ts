@@ -8,6 +8,7 @@ import type { KeyScope } from '../common/scope';
 import { EntriesService } from '../entries/entries.service';
 import { KeysService } from '../keys/keys.service';
 import { personalData } from './export';
+import { recordPrivacyRequest } from './privacy-trail';
 
 type MyDataJob = JobData<QueueName.PersonalData, 'my-data'>;
 
@@ -55,9 +56,12 @@ export class PersonalDataService {
     await this.limits.signupFromIp(ip);
     const mailbox = canonicalEmail(email);
     if (!(await this.limits.confirmationMailFor(scope, mailbox))) return;
+    // The mail and its line in the privacy trail in one statement, so in one transaction.
     const queued: unknown[] = await this.db.query(
-      `INSERT INTO outbox (queue, name, data, created_at)
-       SELECT $1, 'my-data', jsonb_build_object('entryId', id) || $5::jsonb, $6 FROM entries WHERE product_id = $2 AND mode = $3 AND email = $4
+      `WITH found AS (SELECT id FROM entries WHERE product_id = $2 AND mode = $3 AND email = $4),
+       logged AS (INSERT INTO privacy_requests (product_id, mode, kind, entry_id, at) SELECT $2, $3, 'request', id, $6 FROM found)
+       INSERT INTO outbox (queue, name, data, created_at)
+       SELECT $1, 'my-data', jsonb_build_object('entryId', id) || $5::jsonb, $6 FROM found
        RETURNING 1`,
       [QueueName.PersonalData, scope.productId, scope.mode, email, { httpRequestId: requestId } satisfies Omit<MyDataJob, 'entryId'>, this.clock.now()],
     );
@@ -73,10 +77,15 @@ export class PersonalDataService {
     return { entry, product: await this.db.getRepository(Product).findOneByOrFail({ id: entry.productId }) };
   }
 
-  /** Everything kept about the link's entry (export.ts), read in one snapshot. */
-  async export(token: string): Promise<{ linked: LinkedEntry; data: Record<string, unknown> }> {
+  /** Everything kept about the link's entry (export.ts), read in one snapshot; a download goes in the privacy trail in it. */
+  async export(token: string, download = false): Promise<{ linked: LinkedEntry; data: Record<string, unknown> }> {
     const linked = await this.entryOf(token);
-    const data = await this.db.transaction('REPEATABLE READ', (manager) => personalData(manager, linked.entry, linked.product, this.clock.now()));
+    const { entry } = linked;
+    const data = await this.db.transaction('REPEATABLE READ', async (manager) => {
+      const now = this.clock.now();
+      if (download) await recordPrivacyRequest(manager, entry, 'download', entry.id, now);
+      return personalData(manager, entry, linked.product, now);
+    });
     return { linked, data };
   }
 
@@ -86,7 +95,7 @@ export class PersonalDataService {
    */
   async delete(token: string): Promise<{ productName: string; locale: Locale }> {
     const { entry, product } = await this.entryOf(token);
-    await this.entries.delete(entry, entry.id);
+    await this.entries.delete(entry, entry.id, (manager, now) => recordPrivacyRequest(manager, entry, 'deletion', entry.id, now));
     this.logger.log(`The entry ${entry.id} was deleted at the person's request (my-data page)`);
     return { productName: product.name, locale: entry.locale };
   }

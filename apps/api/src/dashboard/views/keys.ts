@@ -20,18 +20,18 @@ ${keys.map(
 <td>${key.revokedAt ? html`<span class="muted">revoked ${when(key.revokedAt)}</span>` : askFirst(`${base}/${key.id}/revoke`, 'Revoke')}</td></tr>`,
 )}
 </table></div>
-${formSnippet(publicBase, keys.find((key) => key.kind === 'publishable' && !key.revokedAt))}`,
+${formSnippet(publicBase, keys.find((key) => key.kind === 'publishable' && !key.revokedAt)?.hint)}`,
     bar(identity, at, 'keys'),
   );
 }
 
 /** The script-tag form for the newest working publishable key (the list is newest first), with its link for pages without JavaScript. */
-function formSnippet(publicBase: string, key: ApiKey | undefined) {
-  if (!key) return '';
-  const hosted = `${publicBase}/w/${key.hint}`;
-  return html`<h2>Put the form on your site</h2>
+export function formSnippet(publicBase: string, hint: string | undefined, heading = 'Put the form on your site') {
+  if (!hint) return '';
+  const hosted = `${publicBase}/w/${hint}`;
+  return html`<h2>${heading}</h2>
 <p class="wrap">Paste this where the form should appear. It shows the form, then the person's place, referral link and, when you show one, the leaderboard. Without JavaScript it is a link to the hosted form (<a href="${hosted}">${hosted}</a>).</p>
-<pre class="scroll"><code>${`<script src="${publicBase}/embed.js" data-key="${key.hint}" async></script>\n<noscript><a href="${hosted}">Join the waitlist</a></noscript>`}</code></pre>`;
+<pre class="scroll"><code>${`<script src="${publicBase}/embed.js" data-key="${hint}" async></script>\n<noscript><a href="${hosted}">Join the waitlist</a></noscript>`}</code></pre>`;
 }
 
 /** What revoking a key stops (KeysService.revokeById: this one key, honoured at once by every process through KeyCache). */

@@ -1,9 +1,12 @@
 import { html, SafeHtml, SIGNUP_REFUSALS } from '@app/shared';
-import type { Product, SignupRefusal } from '@app/shared';
+import type { Mode, Product, SignupRefusal } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
 import { MAIL_RATE_DAYS, Overview, Series } from '../overview.service';
 import type { ProductPage } from '../product-page';
+import type { PrivacyRequest } from '../../personal-data/privacy-trail';
+import { FirstStepKeys, firstSteps } from './first-steps';
 import { bar, frame } from './layout';
+import { trailSection } from './privacy-trail';
 import { REASONS } from './referrals';
 
 /** Why a sign-up was refused, in the team's words. */
@@ -21,12 +24,13 @@ ${rows.map(([words, count]) => html`<tr><td>${words}</td><td>${count.toLocaleStr
 </table></div>`;
 }
 
-export function productsPage(identity: DashboardIdentity, products: Product[]): string {
+/** Each product links to its overview in the mode OverviewService.landingModes chose. */
+export function productsPage(identity: DashboardIdentity, products: Product[], modes: Map<string, Mode>): string {
   return frame(
     'Products',
     html`<h1>Your products</h1>
 <div class="scroll"><table><tr><th>Product</th><th>Id</th></tr>
-${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/live/overview">${product.name}</a></td><td class="muted">${product.id}</td></tr>`)}
+${products.map((product) => html`<tr><td><a href="/dashboard/${product.id}/${modes.get(product.id) ?? 'live'}/overview">${product.name}</a></td><td class="muted">${product.id}</td></tr>`)}
 </table></div>`,
     bar(identity),
   );
@@ -57,7 +61,14 @@ ${bars}
 <text x="${width}" y="${height + 14}" font-size="10" fill="#59636e" text-anchor="end">${overview.days[overview.days.length - 1].day}</text></svg></div>`;
 }
 
-export function overviewPage(at: ProductPage, overview: Overview): string {
+/** True while nothing ever happened in the product's mode: its overview shows the next steps instead of empty charts. */
+export function isEmpty(overview: Overview): boolean {
+  const { pending, confirmed, invited, redeemed } = overview.states;
+  return pending + confirmed + invited + redeemed === 0 && overview.days.every((day) => Object.values(day.counts).every((count) => count === 0));
+}
+
+/** `steps` (the keys for the next steps) when the product's mode is empty (isEmpty), else null. */
+export function overviewPage(at: ProductPage, overview: Overview, trail: PrivacyRequest[], steps: FirstStepKeys | null): string {
   const { identity, product, mode } = at;
   const { states } = overview;
   const total = states.pending + states.confirmed + states.invited + states.redeemed;
@@ -73,18 +84,23 @@ export function overviewPage(at: ProductPage, overview: Overview): string {
     `Overview of ${product.name}`,
     html`<h1>Overview (${mode})</h1>
 <div class="tiles">${tiles.map(([label, count]) => html`<div class="card"><div class="muted">${label}</div><div class="count">${count.toLocaleString('en-US')}</div></div>`)}</div>
-<h2>Sign-ups and confirmations, last ${overview.days.length} days (UTC)</h2>
-${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confirmations', '#1f6feb']])}
-<h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
-${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}
+${steps ? firstSteps(at, steps) : charts(overview)}
 <h2>Refused sign-ups, last ${overview.days.length} days (UTC)</h2>
 ${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the challenge and the bot signals of Settings refused no sign-up.')}
 <h2>Referrals held for review</h2>
 ${byReason(overview.held.map(({ reason, count }) => [REASONS[reason], count]), 'None waiting.')}
 <p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>
-${mailRates(at, overview.mail)}`,
+${mailRates(at, overview.mail)}
+${trailSection(at, trail)}`,
     bar(identity, at, 'overview'),
   );
+}
+
+function charts(overview: Overview): SafeHtml {
+  return html`<h2>Sign-ups and confirmations, last ${overview.days.length} days (UTC)</h2>
+${chart(overview, [['signups', 'sign-ups', '#8c959f'], ['confirmations', 'confirmations', '#1f6feb']])}
+<h2>Invitations and redemptions, last ${overview.days.length} days (UTC)</h2>
+${chart(overview, [['invitations', 'invitations', '#bf8700'], ['redemptions', 'redemptions', '#1a7f37']])}`;
 }
 
 /** A rate as the providers state their limits: a percentage of the mails sent, '—' before any was. */
