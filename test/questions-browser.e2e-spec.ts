@@ -35,11 +35,11 @@ describe('sign-up questions in a real browser', () => {
       [4, 'consent', 'checkbox', 'required', 'I agree to be contacted', ''],
     ]) {
       const row = page.getByRole('group', { name: `Question ${n} (new)` });
-      await row.getByLabel('Key').fill(String(key));
-      await row.getByLabel('Type').selectOption(String(type));
-      await row.getByLabel('Answer').selectOption(String(need));
-      await row.getByLabel('Label').fill(String(label));
-      await row.getByLabel('Choices').fill(String(choices));
+      await row.getByLabel('Key', { exact: true }).fill(String(key));
+      await row.getByLabel('Type', { exact: true }).selectOption(String(type));
+      await row.getByLabel('Answer', { exact: true }).selectOption(String(need));
+      await row.getByLabel('Label', { exact: true }).fill(String(label));
+      await row.getByLabel('Choices', { exact: true }).fill(String(choices));
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     }

@@ -61,21 +61,21 @@ describe('settings sections and builders in a real browser', () => {
   it('milestones and questions through the builders with an error beside its field', async () => {
     await page.goto(`${settings}/leaderboard`);
     const first = page.getByRole('group', { name: 'Milestone 1 (new)' });
-    await first.getByLabel('Credited referrals').fill('3');
-    await first.getByLabel('Name').fill('Three friends');
-    await first.getByLabel('Extra places').fill('5');
-    await first.getByLabel('A line for the person').fill('You skip 5 places.');
+    await first.getByLabel('Credited referrals', { exact: true }).fill('3');
+    await first.getByLabel('Name', { exact: true }).fill('Three friends');
+    await first.getByLabel('Extra places', { exact: true }).fill('5');
+    await first.getByLabel('A line for the person', { exact: true }).fill('You skip 5 places.');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved();
 
     // A row more after each save; one without a name is refused beside its name, the form as typed.
     const second = page.getByRole('group', { name: 'Milestone 2 (new)' });
-    await second.getByLabel('Credited referrals').fill('10');
+    await second.getByLabel('Credited referrals', { exact: true }).fill('10');
     await page.getByRole('button', { name: 'Save' }).click();
-    const name = page.getByRole('group', { name: 'Milestone 2' }).getByLabel('Name');
+    const name = page.getByRole('group', { name: 'Milestone 2' }).getByLabel('Name', { exact: true });
     expect(await errorBeside(name)).toEqual({ words: 'Milestone 2 needs a name of 1 to 60 characters.', invalid: 'true', focused: true });
     expect(new URL(page.url()).pathname).toBe(`${settings}/leaderboard`);
-    expect(await page.getByRole('group', { name: 'Milestone 2' }).getByLabel('Credited referrals').inputValue()).toBe('10');
+    expect(await page.getByRole('group', { name: 'Milestone 2' }).getByLabel('Credited referrals', { exact: true }).inputValue()).toBe('10');
     await name.fill('Ten friends');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved();
@@ -86,25 +86,28 @@ describe('settings sections and builders in a real browser', () => {
 
     await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Sign-up questions' }).click();
     const question = page.getByRole('group', { name: 'Question 1 (new)' });
-    await question.getByLabel('Key').fill('role');
-    await question.getByLabel('Type').selectOption('single_choice');
-    await question.getByLabel('Answer').selectOption('required');
-    await question.getByLabel('Label').fill('Your role');
-    await question.getByLabel('Choices').fill('Founder\nEngineer\nOther');
+    await question.getByLabel('Key', { exact: true }).fill('role');
+    await question.getByLabel('Type', { exact: true }).selectOption('single_choice');
+    await question.getByLabel('Answer', { exact: true }).selectOption('required');
+    await question.getByLabel('Label', { exact: true }).fill('Your role');
+    await question.getByLabel('Choices', { exact: true }).fill('Founder\nEngineer\nOther');
+    // Words in other languages are folded away until opened (no script: <details>).
+    await question.getByText('In other languages').click();
+    await question.getByLabel('Label in Deutsch').fill('Deine Rolle');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved();
     const next = page.getByRole('group', { name: 'Question 2 (new)' });
-    await next.getByLabel('Key').fill('Team Size');
-    await next.getByLabel('Label').fill('Team size');
+    await next.getByLabel('Key', { exact: true }).fill('Team Size');
+    await next.getByLabel('Label', { exact: true }).fill('Team size');
     await page.getByRole('button', { name: 'Save' }).click();
-    const key = page.getByRole('group', { name: 'Question 2' }).getByLabel('Key');
+    const key = page.getByRole('group', { name: 'Question 2' }).getByLabel('Key', { exact: true });
     expect(await errorBeside(key)).toMatchObject({ words: expect.stringContaining('Question 2 needs a key'), invalid: 'true', focused: true });
     await key.fill('team-size');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved();
     const product = await stored();
     expect(product.questions).toEqual([
-      { key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer', 'Other'] },
+      { key: 'role', type: 'single_choice', required: true, label: 'Your role', choices: ['Founder', 'Engineer', 'Other'], labels: { de: { label: 'Deine Rolle' } } },
       { key: 'team-size', type: 'short_text', required: false, label: 'Team size' },
     ]);
     // The questions' form left the milestones as they were.

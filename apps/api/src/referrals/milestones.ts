@@ -1,4 +1,4 @@
-import { MAX_MILESTONES, Milestone } from '@app/shared';
+import { MAX_MILESTONES, Milestone, milestoneWords } from '@app/shared';
 import { z } from 'zod';
 
 /** The milestones a referrer with this many credited referrals has reached; which of them are new, the entry_milestones key says. */
@@ -11,6 +11,16 @@ export interface MilestoneFields {
   places: string;
   message: string;
 }
+
+/**
+ * Milestones an entry reached (as they were when reached) in the entry's language: the product's words
+ * of that language while the milestone keeps its number and name, else as reached.
+ */
+export const reachedIn = <M extends Milestone>(reached: M[], current: Milestone[], locale: string): M[] =>
+  reached.map((milestone) => {
+    const now = current.find((each) => each.referrals === milestone.referrals && each.name === milestone.name);
+    return now ? { ...milestone, ...milestoneWords(now, locale) } : milestone;
+  });
 
 /** One milestone from its typed fields, or the field refused and why, in a clause. */
 export function milestoneFrom({ referrals, name, places, message }: MilestoneFields): Milestone | [keyof MilestoneFields, string] {

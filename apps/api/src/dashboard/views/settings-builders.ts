@@ -1,4 +1,4 @@
-import { html, MAX_MILESTONES, QUESTION_LIMITS, QUESTION_TYPES, SafeHtml } from '@app/shared';
+import { html, LANGUAGE_NAMES, LOCALES, MAX_MILESTONES, QUESTION_LIMITS, QUESTION_TYPES, SafeHtml } from '@app/shared';
 import type { MilestoneRow, QuestionRow } from '../settings-builders';
 import type { SettingsFields } from './settings';
 
@@ -13,6 +13,15 @@ const QUESTION_TYPE_WORDS: Record<(typeof QUESTION_TYPES)[number], string> = {
 /** A row of a builder: its fields in a group named after it ("Milestone 2"), a new row named so. */
 const row = (title: string, empty: boolean, fields: SafeHtml) => html`<fieldset><legend>${empty ? `${title} (new)` : title}</legend>${fields}</fieldset>`;
 
+/**
+ * A row's words in each language, folded away (no script needed) unless some are typed or refused: a
+ * visitor of that language reads them, else the words above.
+ */
+function inLanguages(f: SettingsFields, row: object, prefix: string, fields: (locale: (typeof LOCALES)[number]) => SafeHtml): SafeHtml {
+  const open = LOCALES.some((locale) => (Object.entries(row) as [string, string][]).some(([field, value]) => field.endsWith(`.${locale}`) && value.trim() !== '')) || f.refused(prefix);
+  return html`<details${new SafeHtml(open ? ' open' : '')}><summary>In other languages</summary><p class="muted">Optional: a visitor whose language is one of these reads these words; an empty one shows the words above.</p>${LOCALES.map(fields)}</details>`;
+}
+
 /** The milestones' builder: a row per milestone and one empty row to add one. */
 export function milestonesBuilder(f: SettingsFields, rows: MilestoneRow[]): SafeHtml {
   return html`${f.list('milestones', 'Milestone rewards', `Up to ${MAX_MILESTONES}. Reaching one moves the referrer up by its places, shows on the status page and sends entry.milestone, once per entry and milestone. Fill in the empty row to add one (save to get another); empty a row to remove it.`)}
@@ -21,7 +30,9 @@ ${rows.map((typed, index) => {
   return row(`Milestone ${index + 1}`, !typed.referrals && !typed.name, html`${f.input(id('referrals'), 'Credited referrals', 'number', '', ' min="1" max="999999"', typed.referrals)}
 ${f.input(id('name'), 'Name', 'text', '', ' maxlength="60"', typed.name)}
 ${f.input(id('places'), 'Extra places', 'number', 'Optional; 0 when empty.', ' min="0" max="1000000"', typed.places)}
-${f.input(id('message'), 'A line for the person', 'text', 'Optional, on the status page.', ' maxlength="200"', typed.message)}`);
+${f.input(id('message'), 'A line for the person', 'text', 'Optional, on the status page.', ' maxlength="200"', typed.message)}
+${inLanguages(f, typed, `milestones.${index}.`, (locale) => html`${f.input(`milestones.${index}.name.${locale}`, `Name in ${LANGUAGE_NAMES[locale]}`, 'text', '', ' maxlength="60"', typed[`name.${locale}`])}
+${f.input(`milestones.${index}.message.${locale}`, `A line in ${LANGUAGE_NAMES[locale]}`, 'text', '', ' maxlength="200"', typed[`message.${locale}`])}`)}`);
 })}`;
 }
 
@@ -34,6 +45,8 @@ ${rows.map((typed, index) => {
 ${f.choice(id('type'), 'Type', QUESTION_TYPES.map((type) => [type, QUESTION_TYPE_WORDS[type]] as const), '', typed.type)}
 ${f.choice(id('need'), 'Answer', [['optional', 'Optional'], ['required', 'Required']], 'A required box must be ticked.', typed.need)}
 ${f.input(id('label'), 'Label', 'text', '', ' maxlength="200"', typed.label)}
-${f.lines(id('choices'), 'Choices', 'One a line, 2 to 20 of up to 100 characters; for the two choice types only.', 3, typed.choices)}`);
+${f.lines(id('choices'), 'Choices', 'One a line, 2 to 20 of up to 100 characters; for the two choice types only.', 3, typed.choices)}
+${inLanguages(f, typed, `questions.${index}.`, (locale) => html`${f.input(`questions.${index}.label.${locale}`, `Label in ${LANGUAGE_NAMES[locale]}`, 'text', '', ' maxlength="200"', typed[`label.${locale}`])}
+${f.lines(`questions.${index}.choices.${locale}`, `Choices in ${LANGUAGE_NAMES[locale]}`, '', 3, typed[`choices.${locale}`])}`)}`);
 })}`;
 }

@@ -39,6 +39,9 @@ export class SettingsFields {
 
   value = (id: string): string => this.form.values[id] ?? '';
 
+  /** Whether the refusal names a field under this prefix (milestones.2.). */
+  refused = (prefix: string): boolean => this.form.error?.param?.startsWith(prefix) ?? false;
+
   input(id: string, label: string, type: string, hint: string, extra = '', value = this.value(id)): SafeHtml {
     const { attributes, error } = this.described(id, Boolean(hint));
     return html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" value="${value}"${new SafeHtml(extra)}${attributes}>${error}${this.hint(id, hint)}`;
