@@ -56,6 +56,7 @@ describe('settings sections and builders in a real browser', () => {
       await saved();
       expect(new URL(page.url()).pathname).toBe(`${settings}/${section.path}`);
     }
+    expect((await page.goto(`${settings}/nothing-here`))?.status()).toBe(404);
   });
 
   it('milestones and questions through the builders with an error beside its field', async () => {
