@@ -84,12 +84,12 @@ const UNKNOWN_SK = `sk_test_${'A'.repeat(43)}`;
 /** The dashboard pages of the product's test mode. */
 const D = '/dashboard/{{productId}}/test';
 const ENTRY = `${D}/entries/{{id}}`;
-/** A settings form that is valid but for the fields given. */
-const settings = (fields: Record<string, string>) => `_csrf={{csrf}}&${new URLSearchParams({ name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields })}`;
+/** The settings' line section's form, valid but for the fields given. */
+const settings = (fields: Record<string, string>) => `_csrf={{csrf}}&${new URLSearchParams({ name: 'Acme', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields })}`;
 const dashboard = { auth: 'dashboard', contentType: FORM } as const;
 const movedBack = { ...dashboard, method: 'POST', url: `${ENTRY}/move-up`, status: 303, location: `${ENTRY}?message=invalid_request` } as const;
 const inviteNext = { ...dashboard, method: 'POST', url: `${D}/line/invite-next`, status: 400, page: true } as const;
-const saveSettings = { ...dashboard, method: 'POST', url: `${D}/settings`, status: 400, page: true } as const;
+const saveSettings = { ...dashboard, method: 'POST', url: `${D}/settings/line`, status: 400, page: true } as const;
 const addEndpoint = { ...dashboard, method: 'POST', url: `${D}/webhooks`, status: 400, page: true } as const;
 const logIn = { auth: 'login', contentType: FORM, method: 'POST', url: '/dashboard/login', page: true } as const;
 
@@ -348,7 +348,8 @@ const ROWS: Row[] = [
   { name: 'a 5,000-character product name', ...saveSettings, body: settings({ name: 'n'.repeat(5000) }) },
   { name: 'the product name twice', ...saveSettings, body: `${settings({})}&name=Other` },
   { name: 'the product name as a JSON number', ...saveSettings, contentType: JSON_TYPE, body: '{"_csrf":"{{csrf}}","name":5,"referralPlaces":"1"}' },
-  { name: 'a sender name with CRLF', ...saveSettings, body: settings({ senderName: 'Evil\r\nBcc: x@example.com' }) },
+  { name: 'a sender name with CRLF', ...saveSettings, url: `${D}/settings/mail`, body: `_csrf={{csrf}}&${new URLSearchParams({ senderName: 'Evil\r\nBcc: x@example.com' })}` },
+  { name: 'a milestone name with a NUL byte', ...saveSettings, url: `${D}/settings/leaderboard`, body: `_csrf={{csrf}}&${new URLSearchParams({ 'milestones.0.referrals': '3', 'milestones.0.name': 'Thr\u0000ee' })}` },
   { name: 'an invite URL with a NUL byte', ...saveSettings, body: settings({ inviteUrl: 'https://acme.example/\u0000' }) },
   { name: 'a sign-up URL with CRLF inside', ...saveSettings, body: settings({ signupUrl: 'https://acme.example/a\r\nb' }) },
   { name: 'a sign-up URL of non-ASCII', ...saveSettings, body: settings({ signupUrl: 'ｈｔｔｐｓ://acme.example/' }) },

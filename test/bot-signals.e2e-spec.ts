@@ -77,25 +77,27 @@ describe('cheap bot signals', () => {
     const product = await stack.createProduct();
     await stack.api.get(DashboardAuthService).createUser('settings-team@example.com', PASSWORD, product.id);
     const { cookie, csrf } = await signIn(stack, 'settings-team@example.com');
-    const url = `/dashboard/${product.id}/test/settings`;
-    const save = (fields: Record<string, string>) =>
-      stack.request({ method: 'POST', url, headers: { cookie, ...FORM }, payload: form({ _csrf: csrf, name: 'Acme', referralPlaces: '1', ...fields }) });
+    // The signals are under bot defence; the referral burst cap under referral protection.
+    const url = `/dashboard/${product.id}/test/settings/bot-defence`;
+    const protection = `/dashboard/${product.id}/test/settings/protection`;
+    const save = (fields: Record<string, string>, to = url) => stack.request({ method: 'POST', url: to, headers: { cookie, ...FORM }, payload: form({ _csrf: csrf, ...fields }) });
     const page = (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
     expect(page).toContain('<option value="off" selected>Off</option>');
     expect(page).toMatch(/id="signupMinFillSeconds" name="signupMinFillSeconds" type="number" value="0"/);
-    expect((await save({ signupHoneypot: 'on', signupMinFillSeconds: '3', referralProtection: 'standard', burstPerHour: '20' })).status).toBe(303);
+    expect((await save({ signupHoneypot: 'on', signupMinFillSeconds: '3' })).status).toBe(303);
+    expect((await save({ referralProtection: 'standard', burstPerHour: '20' }, protection)).status).toBe(303);
     const saved = await stack.db.query('SELECT signup_honeypot, signup_min_fill_seconds, referral_rules FROM products WHERE id = $1', [product.id]);
     expect(saved).toEqual([{ signup_honeypot: true, signup_min_fill_seconds: 3, referral_rules: { burstPerHour: 20 } }]);
     const shown = (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
     expect(shown).toContain('<option value="on" selected>On</option>');
     expect(shown).toMatch(/name="signupMinFillSeconds" type="number" value="3"/);
-    expect(shown).toMatch(/name="burstPerHour" type="number" value="20"/);
+    expect((await stack.request({ method: 'GET', url: protection, headers: { cookie } })).text).toMatch(/name="burstPerHour" type="number" value="20"/);
     for (const [fields, words] of [
       [{ signupMinFillSeconds: '3601' }, 'The minimum fill time must be a whole number of seconds from 0 to 3600'],
       [{ signupHoneypot: 'maybe' }, 'The honeypot must be off or on'],
-      [{ burstPerHour: '0' }, 'The sign-ups per link an hour must be a whole number from 1'],
+      [{ referralProtection: 'standard', burstPerHour: '0' }, 'The sign-ups per link an hour must be a whole number from 1'],
     ] as [Record<string, string>, string][]) {
-      const refused = await save(fields);
+      const refused = await save(fields, 'burstPerHour' in fields ? protection : url);
       expect([fields, refused.status]).toEqual([fields, 400]);
       expect(refused.text).toContain(words);
     }

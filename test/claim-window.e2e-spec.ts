@@ -250,8 +250,8 @@ describe('claim window', () => {
     const product = await stack.createProduct();
     await stack.api.get(DashboardAuthService).createUser('window-team@example.com', PASSWORD, product.id);
     const { cookie, csrf } = await signIn(stack, 'window-team@example.com');
-    const settings = `/dashboard/${product.id}/test/settings`;
-    const fields = { _csrf: csrf, name: 'Windowed', referralPlaces: '1', leaderboardSize: '10', claimWindowDays: '7', claimReminderHours: '24', claimExpiry: 'delete' };
+    const settings = `/dashboard/${product.id}/test/settings/claim-window`;
+    const fields = { _csrf: csrf, claimWindowDays: '7', claimReminderHours: '24', claimExpiry: 'delete' };
     const post = (body: Record<string, string>) => stack.request({ method: 'POST', url: settings, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form(body) });
     expect((await post(fields)).status).toBe(303);
     expect(await stack.api.get(ProductsService).find(product.id)).toMatchObject({ claimWindowDays: 7, claimReminderHours: 24, claimExpiry: 'delete' });

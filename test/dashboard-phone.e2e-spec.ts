@@ -2,6 +2,7 @@ import { Browser, Locator, Page } from 'playwright-core';
 import { MyDataLinks } from '@app/shared';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { PersonalDataService } from '../apps/api/src/personal-data/personal-data.service';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { confirmPath, joinLine } from './support/flows';
@@ -235,6 +236,16 @@ describe('dashboard and hosted pages on a phone', () => {
 
     await nav('Settings');
     await fitsWithBar('settings');
+    for (const section of SETTINGS_SECTIONS) {
+      await page.getByRole('link', { name: section.title, exact: true }).click();
+      await fitsWithBar(`settings: ${section.title}`);
+    }
+    await page.getByRole('link', { name: 'Leaderboard and milestones', exact: true }).click();
+    await page.getByRole('group', { name: 'Milestone 1 (new)' }).getByLabel('Credited referrals').fill('3');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.error').first().waitFor();
+    // The refused form opens at its field (autofocus), scrolled past the bar: only its width is checked.
+    await fits('settings: a milestone refused beside its field');
     await walkLinks();
     expect(problems).toEqual([]);
     // About seventy page loads: 15 s on a quiet machine, over a minute on a busy two-CPU CI runner.

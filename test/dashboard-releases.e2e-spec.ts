@@ -83,13 +83,14 @@ describe("the dashboard's releases and capacity", () => {
   });
 
   it('saves the capacity cap in the settings, and an empty one turns it off', async () => {
-    const settings = (await get(`${base}/settings`)).text;
+    const section = `${base}/settings/claim-window`;
+    const settings = (await get(section)).text;
     expect(settings).toContain('name="capacity"');
-    const fields = { name: 'Acme', referralPlaces: '1', leaderboardSize: '10' };
-    await followed(`${base}/settings`, { ...fields, capacity: '250' });
+    const fields = { claimExpiry: 'back_in_line' };
+    await followed(section, { ...fields, capacity: '250' });
     expect((await stack.db.query('SELECT capacity FROM products WHERE id = $1', [product.id]))[0].capacity).toBe(250);
-    expect((await post(`${base}/settings`, { ...fields, capacity: '0' })).text).toContain('The capacity must be a whole number from 1');
-    await followed(`${base}/settings`, { ...fields, capacity: '' });
+    expect((await post(section, { ...fields, capacity: '0' })).text).toContain('The capacity must be a whole number from 1');
+    await followed(section, { ...fields, capacity: '' });
     expect((await stack.db.query('SELECT capacity FROM products WHERE id = $1', [product.id]))[0].capacity).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
 import { cookieParts, csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD, setCookies, signIn } from './support/dashboard';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
 
 /** The actions a route's :action stands for. */
 const ACTIONS: Record<string, string[]> = {
@@ -196,6 +197,8 @@ describe('dashboard: sign-in, sessions, CSRF, teams', () => {
     };
     const pages = dashboardRoutes()
       .filter(({ method, path }) => method === 'GET' && path.includes(':productId') && !path.endsWith('.csv'))
+      // Each section of the settings.
+      .flatMap((route) => (route.path.includes(':section') ? SETTINGS_SECTIONS.map((section) => ({ ...route, path: route.path.replace(':section', section.path) })) : [route]))
       .map(({ path }) => `/dashboard/${path.replace(/:(\w+)/g, (_, param: string) => ids[param])}${path.endsWith('entries/bulk') ? `?action=delete&ids=${entry.id}` : ''}`);
     pages.push(`/dashboard/${acme.id}/live/entries?email=${encodeURIComponent('<script>alert(3)</script>')}`);
     expect(pages.length).toBeGreaterThanOrEqual(14);
@@ -649,12 +652,13 @@ describe('dashboard: overview and product settings', () => {
   afterAll(() => stack.stop());
 
   const show = async (url: string) => (await stack.request({ method: 'GET', url, headers: { cookie } })).text;
-  const save = (fields: Record<string, string>) =>
+  /** A settings section's form: the line's, valid but for the fields given, or another section's fields as given. */
+  const save = (fields: Record<string, string>, section = 'line') =>
     stack.request({
       method: 'POST',
-      url: `/dashboard/${acme.id}/live/settings`,
+      url: `/dashboard/${acme.id}/live/settings/${section}`,
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ _csrf: csrf, name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields }),
+      payload: form({ _csrf: csrf, ...(section === 'line' ? { name: 'Acme', inviteUrl: '', signupUrl: '', referralPlaces: '1' } : {}), ...fields }),
     });
   const tile = (page: string, label: string) => new RegExp(`${label}</div><div class="count">([\\d,]+)<`).exec(page)?.[1];
   const total = (page: string, label: string) => new RegExp(`${label}: <strong>(\\d+)</strong>`).exec(page)?.[1];
@@ -704,11 +708,13 @@ describe('dashboard: overview and product settings', () => {
         .filter((email) => ['early@example.com', 'friendly@example.com'].includes(email));
     expect(await line()).toEqual(['early@example.com', 'friendly@example.com']);
 
-    const saved = await save({ name: 'Acme <b>2</b>', senderName: 'The Acme Team', inviteUrl: 'https://acme.example/join', referralPlaces: '5' });
-    expect([saved.status, saved.headers.location]).toEqual([303, `/dashboard/${acme.id}/live/settings`]);
+    const saved = await save({ name: 'Acme <b>2</b>', inviteUrl: 'https://acme.example/join', referralPlaces: '5' });
+    expect([saved.status, saved.headers.location]).toEqual([303, `/dashboard/${acme.id}/live/settings/line`]);
     const page = await show(String(saved.headers.location));
     expect(page).toContain('Saved.');
     expect(page).toContain('Acme &lt;b&gt;2&lt;/b&gt;');
+    const sender = await save({ senderName: 'The Acme Team' }, 'mail');
+    expect([sender.status, sender.headers.location]).toEqual([303, `/dashboard/${acme.id}/live/settings/mail`]);
     expect(await line()).toEqual(['friendly@example.com', 'early@example.com']);
     const [row] = await stack.db.query('SELECT line_key, confirmation_seq FROM entries WHERE id = $1', [friendly.id]);
     expect(Number(row.line_key)).toBe(Number(row.confirmation_seq) - 5);
@@ -723,10 +729,11 @@ describe('dashboard: overview and product settings', () => {
 
   it('settings refuse what is not valid, in words, and change nothing', async () => {
     const before = await stack.db.query('SELECT * FROM products WHERE id = $1', [acme.id]);
+    const sender = await save({ senderName: 'Evil\r\nBcc: victim@example.com' }, 'mail');
+    expect([sender.status, sender.text]).toEqual([400, expect.stringContaining('control characters')]);
     for (const [fields, words] of [
       [{ name: '' }, 'The name cannot be empty'],
       [{ name: 'x'.repeat(101) }, 'The name is at most 100 characters'],
-      [{ senderName: 'Evil\r\nBcc: victim@example.com' }, 'control characters'],
       [{ inviteUrl: 'javascript:alert(1)' }, 'The invite URL must be an http(s) URL'],
       [{ signupUrl: 'not a url' }, 'The sign-up page URL must be an http(s) URL'],
       [{ referralPlaces: '-1' }, 'Referral places must be a whole number from 0 to 9999'],
@@ -870,7 +877,7 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
     const requests: Record<string, Request[]> = {
       login: [],
       logout: [{ session: await signIn(stack, 'ada@example.com') }],
-      ':productId/:mode/settings': [{ fields: { name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1' } }],
+      ':productId/:mode/settings/:section': [{ params: { section: 'line' }, fields: { name: 'Acme', inviteUrl: '', signupUrl: '', referralPlaces: '1' } }],
       ':productId/:mode/entries/:id/:action': [
         { params: { id: toInvite.id, action: 'invite' } },
         { params: { id: toReinvite.id, action: 'reinvite' } },

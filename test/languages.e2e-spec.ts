@@ -145,10 +145,10 @@ describe('languages: the person’s own, for its pages and mails', () => {
     // The language, then attribution and answers, which this sign-up left empty.
     expect(csv.find((line) => line.includes('anna@example.com'))!.endsWith(',de,,,,,,,,')).toBe(true);
 
-    const saved = await postForm(`${base}/settings`, { _csrf: csrf, name: 'Acme', referralPlaces: '1', leaderboardSize: '10', claimExpiry: 'back_in_line', defaultLocale: 'fr' }, { cookie });
+    const saved = await postForm(`${base}/settings/languages`, { _csrf: csrf, defaultLocale: 'fr' }, { cookie });
     expect(saved.status).toBe(303);
     expect((await stack.api.get(ProductsService).find(product.id))!.defaultLocale).toBe('fr');
-    expect((await get(`${base}/settings`, { cookie })).text).toContain('<option value="fr" selected>Français</option>');
+    expect((await get(`${base}/settings/languages`, { cookie })).text).toContain('<option value="fr" selected>Français</option>');
     await signUp(stack, pk(), 'gina@example.com');
     expect((await stack.mail.waitFor('gina@example.com')).subject).toBe('Confirmez votre adresse pour la liste d’attente de Acme');
   });

@@ -94,12 +94,15 @@ describe('milestone rewards', () => {
     const product = await stack.createProduct();
     await stack.api.get(DashboardAuthService).createUser('milestone-team@example.com', PASSWORD, product.id);
     const { cookie, csrf } = await signIn(stack, 'milestone-team@example.com');
-    const settings = `/dashboard/${product.id}/test/settings`;
-    const fields = { _csrf: csrf, name: 'Rewarded', referralPlaces: '1', leaderboard: 'both', leaderboardSize: '20', milestones: '1 | First friend | 3 | Three places up\n5 | Five friends' };
+    // The milestones' builder: a row of fields a milestone.
+    const settings = `/dashboard/${product.id}/test/settings/leaderboard`;
+    const rows = { 'milestones.0.referrals': '1', 'milestones.0.name': 'First friend', 'milestones.0.places': '3', 'milestones.0.message': 'Three places up', 'milestones.1.referrals': '5', 'milestones.1.name': 'Five friends' };
+    const fields = { _csrf: csrf, leaderboard: 'both', leaderboardSize: '20', ...rows };
     const saved = await stack.request({ method: 'POST', url: settings, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) });
     expect(saved.status).toBe(303);
     const page = (await stack.request({ method: 'GET', url: settings, headers: { cookie } })).text;
-    expect(page).toContain('1 | First friend | 3 | Three places up\n5 | Five friends');
+    expect(page).toContain('name="milestones.0.message" type="text" value="Three places up"');
+    expect(page).toContain('name="milestones.1.name" type="text" value="Five friends"');
     expect(await stack.api.get(ProductsService).find(product.id)).toMatchObject({
       leaderboard: 'both',
       leaderboardSize: 20,
@@ -108,7 +111,7 @@ describe('milestone rewards', () => {
         { referrals: 5, name: 'Five friends', places: 0, message: null },
       ],
     });
-    const refused = await stack.request({ method: 'POST', url: settings, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ ...fields, milestones: '2 | A\n2 | B' }) });
+    const refused = await stack.request({ method: 'POST', url: settings, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ ...fields, 'milestones.0.referrals': '5' }) });
     expect(refused.text).toContain('Each number of referrals may have one milestone');
 
     const host = await joinLine(stack, product.keys.test.publishable, 'dash-host@example.com');

@@ -26,9 +26,23 @@ describe('sign-up questions in a real browser', () => {
 
   it('the team sets questions in the settings; the hosted form asks them and keeps the answers with the visit’s UTM and referrer', async () => {
     await page.goto(`/dashboard/${acme.id}/live/settings`);
-    await page.getByLabel('Questions').fill('company | short_text | required | Company name\nrole | single_choice | optional | Your role | Founder; Engineer\ntools | multiple_choice | optional | Tools | Slack; Jira; Linear\nconsent | checkbox | required | I agree to be contacted');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('link', { name: 'Sign-up questions' }).click();
+    // The builder has one empty row; each save adds another.
+    for (const [n, key, type, need, label, choices] of [
+      [1, 'company', 'short_text', 'required', 'Company name', ''],
+      [2, 'role', 'single_choice', 'optional', 'Your role', 'Founder\nEngineer'],
+      [3, 'tools', 'multiple_choice', 'optional', 'Tools', 'Slack\nJira\nLinear'],
+      [4, 'consent', 'checkbox', 'required', 'I agree to be contacted', ''],
+    ]) {
+      const row = page.getByRole('group', { name: `Question ${n} (new)` });
+      await row.getByLabel('Key', { exact: true }).fill(String(key));
+      await row.getByLabel('Type', { exact: true }).selectOption(String(type));
+      await row.getByLabel('Answer', { exact: true }).selectOption(String(need));
+      await row.getByLabel('Label', { exact: true }).fill(String(label));
+      await row.getByLabel('Choices', { exact: true }).fill(String(choices));
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    }
 
     const pk = acme.keys.live.publishable;
     await page.goto(`/w/${pk}?utm_source=ads&utm_campaign=winter`, { referer: 'https://search.example/results?q=waitlist' });

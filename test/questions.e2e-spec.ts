@@ -12,6 +12,16 @@ const QUESTIONS = [
   'consent | checkbox | required | I agree to be contacted',
 ].join('\n');
 
+/** The questions' builder's fields for questions written one a line, `key | type | need | label | choice; choice`. */
+const builderRows = (questions: string): Record<string, string> =>
+  Object.fromEntries(
+    questions.split('\n').flatMap((line, row) => {
+      const [key = '', type = '', need = '', label = '', choices = ''] = line.split('|').map((part) => part.trim());
+      const fields = { key, type, need, label, choices: choices.split(';').map((choice) => choice.trim()).join('\n') };
+      return Object.entries(fields).map(([field, value]) => [`questions.${row}.${field}`, value]);
+    }),
+  );
+
 describe('sign-up questions and attribution', () => {
   let stack: Stack;
   let acme: Product;
@@ -30,12 +40,13 @@ describe('sign-up questions and attribution', () => {
   });
   afterAll(() => stack.stop());
 
+  /** The questions' section with the builder's rows for questions written `key | type | need | label | choice; choice`, one a line. */
   const saveSettings = (questions: string) =>
     stack.request({
       method: 'POST',
-      url: `/dashboard/${acme.id}/live/settings`,
+      url: `/dashboard/${acme.id}/live/settings/questions`,
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form({ _csrf: csrf, name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', leaderboard: 'off', leaderboardSize: '10', claimExpiry: 'back_in_line', referralProtection: 'off', questions }),
+      payload: form({ _csrf: csrf, ...builderRows(questions) }),
     });
   const signUp = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     stack.request({ method: 'POST', url: '/public/v1/signups', body: { key: pk, ...body }, headers });
@@ -44,7 +55,7 @@ describe('sign-up questions and attribution', () => {
     stack.request({ method: 'GET', url: `/api/v1/entries/${(await entryOf(email)).id}/profile`, headers: bearer(secret) });
   const good = { company: 'Initech', consent: true };
 
-  it('the settings take questions, one a line, and refuse bad ones in words', async () => {
+  it('the settings take questions through the builder’s rows, and refuse bad ones in words', async () => {
     for (const [questions, words] of [
       ['Role | short_text | required | Role', 'Question 1 needs a key'],
       ['role | essay | required | Role', 'Question 1 has an unknown type'],
@@ -60,8 +71,9 @@ describe('sign-up questions and attribution', () => {
       expect(refused.text).toContain(words);
     }
     expect((await saveSettings(QUESTIONS)).status).toBe(303);
-    const page = (await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/settings`, headers: { cookie } })).text;
-    expect(page).toContain('role | single_choice | optional | Your role | Founder; Engineer; Other');
+    const page = (await stack.request({ method: 'GET', url: `/dashboard/${acme.id}/live/settings/questions`, headers: { cookie } })).text;
+    expect(page).toContain('name="questions.2.label" type="text" value="Your role"');
+    expect(page).toContain('name="questions.2.choices" rows="3" aria-describedby="questions.2.choices-hint">Founder\nEngineer\nOther</textarea>');
   });
 
   it('a required question left out is 400 naming it; so is an unknown key', async () => {

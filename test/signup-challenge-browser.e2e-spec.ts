@@ -38,6 +38,7 @@ describe('the sign-up challenge in a real browser', () => {
 
   it('the team makes it required in the settings; the hosted form shows the check, waits for it, then signs up', async () => {
     await page.goto(`/dashboard/${acme.id}/live/settings`);
+    await page.getByRole('link', { name: 'Bot defence' }).click();
     await page.getByLabel('Challenge', { exact: true }).selectOption('required');
     await page.getByLabel('Difficulty').fill('20000');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -4,6 +4,7 @@ import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.s
 import { ReleasesService } from '../apps/api/src/releases/releases.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { DashboardRoute, dashboardRoutes, form, PASSWORD, signIn } from './support/dashboard';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
 import { bearer, joinLine } from './support/flows';
 import { Product, Stack } from './support/stack';
 
@@ -24,8 +25,8 @@ describe('unstorable text', () => {
     product = await stack.createProduct({ name: 'Acme' });
     await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, product.id);
     session = await signIn(stack, 'ada@example.com');
-    const questions = 'company | short_text | optional | Company name';
-    const saved = await dashboardPost(`/dashboard/${product.id}/live/settings`, { name: 'Acme', senderName: '', inviteUrl: '', signupUrl: '', referralPlaces: '1', leaderboard: 'off', leaderboardSize: '10', claimExpiry: 'back_in_line', referralProtection: 'off', questions });
+    const question = { 'questions.0.key': 'company', 'questions.0.type': 'short_text', 'questions.0.need': 'optional', 'questions.0.label': 'Company name' };
+    const saved = await dashboardPost(`/dashboard/${product.id}/live/settings/questions`, question);
     expect(saved.status).toBe(303);
   });
   afterAll(() => stack?.stop());
@@ -193,7 +194,8 @@ describe('every dashboard form, each text field holding unstorable text', () => 
 
   it('refuses it, or stores nothing of it; every POST route holding text is reached by a form', async () => {
     const routes = dashboardRoutes();
-    const pages = routes.filter((route) => route.method === 'GET' && !route.path.endsWith('.csv')).flatMap((route) => {
+    const sections = (route: DashboardRoute) => (route.path.includes(':section') ? SETTINGS_SECTIONS.map((section) => ({ ...route, path: route.path.replace(':section', section.path) })) : [route]);
+    const pages = routes.filter((route) => route.method === 'GET' && !route.path.endsWith('.csv')).flatMap(sections).flatMap((route) => {
       const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name] ?? ':');
       return path.includes(':') ? [] : [`/dashboard${path ? `/${path}` : ''}${PAGE_QUERIES[route.path] ?? ''}`];
     });

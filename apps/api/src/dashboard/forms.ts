@@ -4,7 +4,6 @@ import { ApiError } from '../common/api-error';
 import { parseInput, unstorableField } from '../common/validation';
 import { LIST_QUERY } from '../entries/entries.dto';
 import type { DetailFilters, ListQuery } from '../entries/entries.service';
-import { PRODUCT_SETTINGS, ProductSettings } from '../products/products.service';
 import { fieldWords } from './messages';
 
 /** A form field as text; posted twice, or as JSON that is not a string, it reads as empty. */
@@ -82,11 +81,4 @@ export function signatureFormatField(value: unknown): SignatureFormat | undefine
     throw new ApiError('invalid_request', 'Choose how deliveries are signed: ours (Service-Signature) or Standard Webhooks.', { param: 'signatureFormat' });
   }
   return format;
-}
-
-export type SettingsForm = Record<keyof ProductSettings, string>;
-
-/** The settings form as posted, every field as text, so that a refused form is shown again as typed. */
-export function settingsForm(body: Record<string, unknown> | undefined): SettingsForm {
-  return Object.fromEntries(Object.keys(PRODUCT_SETTINGS.shape).map((field) => [field, text(body?.[field])])) as SettingsForm;
 }

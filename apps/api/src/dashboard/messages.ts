@@ -73,6 +73,8 @@ export const fieldWords = (field: string): string | undefined => FIELDS.get(fiel
 export interface Refusal {
   status: number;
   words: string;
+  /** The field refused, when the refusal names one. */
+  param?: string;
   retryAfterSeconds?: number;
 }
 
@@ -83,7 +85,7 @@ export interface Refusal {
 export function refusal(error: unknown): Refusal {
   if (!(error instanceof ApiError)) throw error;
   const { param, retryAfterSeconds } = error.details;
-  return { status: error.status, words: wordsFor(error.code, param) ?? error.message, retryAfterSeconds };
+  return { status: error.status, words: wordsFor(error.code, param) ?? error.message, param, retryAfterSeconds };
 }
 
 /**

@@ -240,6 +240,8 @@
     var label = question.label + (question.required ? '' : ' ' + m.optional);
     var required = question.required ? { required: '' } : {};
     var choices = question.choices || [];
+    // What each choice shows in the form's language; the answer is the choice itself.
+    var shown = question.choiceLabels || choices;
     if (question.type === 'checkbox') {
       var box = el('input', Object.assign({ type: 'checkbox', id: id, class: 'check' }, required), []);
       return { node: el('label', { class: 'choice' }, [box, ' ' + label]), value: function () { return box.checked; } };
@@ -249,7 +251,7 @@
         return el('input', { type: 'checkbox', value: choice, class: 'check' }, []);
       });
       var legend = el('legend', {}, [label]);
-      var set = el('fieldset', {}, [legend].concat(boxes.map(function (item, n) { return el('label', { class: 'choice' }, [item, ' ' + choices[n]]); })));
+      var set = el('fieldset', {}, [legend].concat(boxes.map(function (item, n) { return el('label', { class: 'choice' }, [item, ' ' + shown[n]]); })));
       return {
         node: set,
         value: function () {
@@ -260,7 +262,7 @@
     }
     var input =
       question.type === 'single_choice'
-        ? el('select', Object.assign({ id: id }, required), [el('option', { value: '' }, [m.choose])].concat(choices.map(function (choice) { return el('option', { value: choice }, [choice]); })))
+        ? el('select', Object.assign({ id: id }, required), [el('option', { value: '' }, [m.choose])].concat(choices.map(function (choice, n) { return el('option', { value: choice }, [shown[n]]); })))
         : question.type === 'long_text'
           ? el('textarea', Object.assign({ id: id, rows: '3' }, required), [])
           : el('input', Object.assign({ id: id, type: 'text' }, required), []);

@@ -36,8 +36,12 @@ export const EMBED_FORM = z
           key: z.string(),
           type: z.enum(QUESTION_TYPES),
           required: z.boolean(),
-          label: z.string(),
-          choices: z.array(z.string()).optional(),
+          label: z.string().meta({ description: "In the form's language where the team gave it words of that language, else its default words." }),
+          choices: z.array(z.string()).optional().meta({ description: 'The choices as an answer names them.' }),
+          choiceLabels: z
+            .array(z.string())
+            .optional()
+            .meta({ description: "Only where the team gave the choices words in the form's language: what to show for each choice, in the choices' order; the answer is still the choice." }),
         }),
       )
       .meta({ description: "The product's sign-up questions, in order, in the team's own words; the form sends their answers as `answers` by key." }),

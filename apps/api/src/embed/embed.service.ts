@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { EntryRecord, translator, Translator } from '@app/shared';
+import { EntryRecord, Question, questionWords, translator, Translator } from '@app/shared';
 import { DataSource } from 'typeorm';
 import { browserLanguage } from '../common/html';
 import { RateLimits } from '../common/rate-limits';
@@ -10,6 +10,13 @@ import { SignupsService } from '../signups/signups.service';
 import { SignupSignals } from '../signups/signup-signals';
 import { SignupWatches } from '../signups/signup-watches';
 import type { EmbedForm, SignupStatus } from './embed.dto';
+
+/** A question as the script-tag form asks it in a language: the answer's choices as they are, their words beside them where they differ. */
+function embedQuestion({ labels, ...question }: Question, locale: string): EmbedForm['questions'][number] {
+  const words = questionWords({ ...question, labels }, locale);
+  const translated = words.choices.some((choice, index) => choice !== question.choices?.[index]);
+  return { ...question, label: words.label, ...(translated ? { choiceLabels: words.choices } : {}) };
+}
 
 /** The script-tag form's words in a language: the hosted pages' own, and a few of its buttons. */
 function messages(t: Translator, productName: string): Record<string, string> {
@@ -54,7 +61,7 @@ export class EmbedService {
     const t = browserLanguage(product, acceptLanguage);
     const signals = this.signals.forForm(scope, product);
     const title = t.text('page.signup.title', { product: product.name });
-    return { title, locale: t.locale, questions: product.questions, messages: messages(t, product.name), challenge: product.challengeMode, ...signals };
+    return { title, locale: t.locale, questions: product.questions.map((question) => embedQuestion(question, t.locale)), messages: messages(t, product.name), challenge: product.challengeMode, ...signals };
   }
 
   /** Only an entry of the key's own product and mode is shown, and only to the page that holds the watch. */

@@ -117,7 +117,9 @@ export class ReferralsService {
       if (reached.length === 0) continue;
       if (milestone.places > 0) await this.line.milestoneMoveUp(manager, credited, entryId, milestone.places, now);
       const entry = await manager.getRepository(EntryRecord).findOneByOrFail({ id: entryId });
-      await recordEvent(manager, 'entry.milestone', credited, toEntry(entry), now, { milestone });
+      // The event's milestone keeps its documented fields; its words in other languages are the status page's.
+      const { referrals, name, places, message } = milestone;
+      await recordEvent(manager, 'entry.milestone', credited, toEntry(entry), now, { milestone: { referrals, name, places, message } });
     }
   }
 

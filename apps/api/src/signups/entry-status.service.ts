@@ -6,6 +6,7 @@ import type { Leader } from '../leaderboard/leaderboard.dto';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
 import { LineService } from '../line/line.service';
 import { ReferralLists } from '../referrals/referral-lists';
+import { reachedIn } from '../referrals/milestones';
 import { entryOfToken } from './entry-links';
 
 /** What the person's friends did for its place: credited referrals, the places they gave, and those still being checked. */
@@ -69,7 +70,7 @@ export class EntryStatus {
       referralLink: this.referralLink(product, record, key),
       friends,
       leaderboard: await this.leaderboard.maskedBoard(record),
-      milestones: await this.referralLists.milestonesOf(record.id),
+      milestones: reachedIn(await this.referralLists.milestonesOf(record.id), product.milestones, record.locale),
     };
   }
 

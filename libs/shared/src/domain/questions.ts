@@ -12,6 +12,17 @@ export interface Question {
   label: string;
   /** The choices offered (single_choice and multiple_choice only). */
   choices?: string[];
+  /**
+   * Its words in other languages, by locale, each optional: the label, and the choices' words in the
+   * choices' order (an answer is still the choice itself). Absent: the words above in every language.
+   */
+  labels?: Partial<Record<string, { label?: string; choices?: string[] }>>;
+}
+
+/** A question's words for a visitor of this locale: its label and its choices' words (in the choices' order), else the default words. */
+export function questionWords(question: Question, locale: string): { label: string; choices: string[] } {
+  const own = question.labels?.[locale];
+  return { label: own?.label || question.label, choices: (question.choices ?? []).map((choice, index) => own?.choices?.[index] || choice) };
 }
 
 export type Answer = string | string[] | boolean;

@@ -59,6 +59,14 @@ export interface Milestone {
   name: string;
   places: number;
   message: string | null;
+  /** Its name and line in other languages, by locale, each optional; absent: the words above in every language. */
+  labels?: Partial<Record<string, { name?: string; message?: string }>>;
+}
+
+/** A milestone's name and line for a visitor of this locale, else the default words. */
+export function milestoneWords(milestone: Pick<Milestone, 'name' | 'message' | 'labels'>, locale: string): { name: string; message: string | null } {
+  const own = milestone.labels?.[locale];
+  return { name: own?.name || milestone.name, message: own?.message || milestone.message };
 }
 
 /** A product defines at most this many milestones. */

@@ -35,6 +35,8 @@ const STYLE = `
   .count{font-size:1.6rem;font-weight:600}
   .settings{max-width:36rem} .settings label{display:block;font-weight:600;margin-top:.6rem}
   .settings input{width:100%;box-sizing:border-box} .settings p{margin:.2rem 0 .4rem;font-size:.85rem}
+  .settings textarea{width:100%;box-sizing:border-box} .settings fieldset{border:1px solid #d0d7de;border-radius:6px;margin:.8rem 0;min-width:0}
+  .error{color:#cf222e} nav.sections{margin:.4rem 0 1rem} .settings li{margin:.4rem 0} .settings li p{margin:0}
   pre{overflow-x:auto} .wrap{overflow-wrap:anywhere}
   @media (max-width:40rem){
     header{padding:.6rem 1rem} nav{flex-basis:100%;order:1} main{padding:0 1rem}

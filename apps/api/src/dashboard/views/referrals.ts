@@ -111,7 +111,7 @@ ${leaderboardTable(at, leaders)}`,
 
 /** The leaderboard as the team sees it: whole addresses, each linked to its entry. */
 function leaderboardTable(at: ProductPage, leaders: Referrer[] | null): SafeHtml {
-  if (!leaders) return html`<h2 style="font-size:1.05rem">Leaderboard</h2><p class="muted">Off in this mode; turn it on in <a href="${at.base}/settings">Settings</a>.</p>`;
+  if (!leaders) return html`<h2 style="font-size:1.05rem">Leaderboard</h2><p class="muted">Off in this mode; turn it on in <a href="${at.base}/settings/leaderboard">Settings</a>.</p>`;
   return html`<h2 style="font-size:1.05rem">Leaderboard</h2>
 <p class="muted">The top referrers by credited referrals, as the status page and GET /public/v1/leaderboard show them with masked addresses; refreshed within a few seconds.</p>
 <div class="scroll"><table><tr><th>#</th><th>Referrer</th><th>Referrals</th></tr>

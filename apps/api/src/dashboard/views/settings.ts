@@ -1,100 +1,109 @@
-import { html, LANGUAGE_NAMES, LOCALES, SafeHtml } from '@app/shared';
-import type { ProductSettings } from '../../products/products.service';
-import { LEVEL_DEFAULTS } from '../../referrals/protection';
+import { html, SafeHtml } from '@app/shared';
 import type { ProductPage } from '../product-page';
+import type { MilestoneRow, QuestionRow } from '../settings-builders';
+import { SETTINGS_SECTIONS, SettingsSection } from '../settings-sections';
 import { bar, frame } from './layout';
+import { sectionBody } from './settings-sections';
 
-type SettingsValues = { [K in keyof ProductSettings]: string | number | null };
+/** A section's form as shown: its fields as text, the builders' rows, and a refusal with the field it names. */
+export interface SectionForm {
+  values: Record<string, string>;
+  milestones: MilestoneRow[];
+  questions: QuestionRow[];
+  error?: { words: string; param?: string };
+}
 
-/** The settings form, filled with the product's settings or with what was typed and refused. */
-export function settingsPage(at: ProductPage, values: SettingsValues, notice?: { saved?: boolean; error?: string }): string {
-  const { identity, product } = at;
-  const field = (name: keyof ProductSettings, label: string, type: string, hint: string, extra = '') =>
-    html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${values[name] ?? ''}"${new SafeHtml(extra)}>
-<p class="muted">${hint}</p>`;
-  const choice = (name: keyof ProductSettings, label: string, options: [string, string][], hint: string) =>
-    html`<label for="${name}">${label}</label><select id="${name}" name="${name}">${options.map(
-      ([value, words]) => html`<option value="${value}"${new SafeHtml(String(values[name] ?? '') === value ? ' selected' : '')}>${words}</option>`,
-    )}</select>
-<p class="muted">${hint}</p>`;
-  const domains = (name: keyof ProductSettings, label: string, hint: string) =>
-    html`<label for="${name}">${label}</label><textarea id="${name}" name="${name}" rows="3">${values[name] ?? ''}</textarea>
-<p class="muted">${hint}</p>`;
-  const { standard, strict } = LEVEL_DEFAULTS;
-  const byLevel = (name: 'velocityLimit' | 'velocityWindowHours' | 'tooFastSeconds' | 'waitingDays') => `standard ${standard[name]}, strict ${strict[name]}`;
+/**
+ * A form's controls, each with its label, its hint and, when the refusal names it, its error beside it,
+ * tied to the control by aria-describedby so that a screen reader reads both.
+ */
+export class SettingsFields {
+  constructor(private readonly form: SectionForm) {}
+
+  /** Whether a control of this id is on the page: else the error shows on top. */
+  readonly shown = new Set<string>();
+
+  /** The control's attributes and the error after it, for the control of this id. */
+  private described(id: string, hint: boolean): { attributes: SafeHtml; error: SafeHtml | string } {
+    this.shown.add(id);
+    const error = this.form.error?.param === id ? this.form.error.words : undefined;
+    const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    return {
+      // autofocus: a refused form opens at the field to change, not at the top (no script needed).
+      attributes: html`${ids ? html` aria-describedby="${ids}"` : ''}${error ? new SafeHtml(' aria-invalid="true" autofocus') : ''}`,
+      error: error ? html`<p class="error" id="${id}-error">${error}</p>` : '',
+    };
+  }
+
+  private hint = (id: string, words: string) => (words ? html`<p class="muted" id="${id}-hint">${words}</p>` : '');
+
+  value = (id: string): string => this.form.values[id] ?? '';
+
+  /** Whether the refusal names a field under this prefix (milestones.2.). */
+  refused = (prefix: string): boolean => this.form.error?.param?.startsWith(prefix) ?? false;
+
+  input(id: string, label: string, type: string, hint: string, extra = '', value = this.value(id)): SafeHtml {
+    const { attributes, error } = this.described(id, Boolean(hint));
+    return html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" value="${value}"${new SafeHtml(extra)}${attributes}>${error}${this.hint(id, hint)}`;
+  }
+
+  choice(id: string, label: string, options: readonly (readonly [string, string])[], hint: string, value = this.value(id)): SafeHtml {
+    const { attributes, error } = this.described(id, Boolean(hint));
+    return html`<label for="${id}">${label}</label><select id="${id}" name="${id}"${attributes}>${options.map(
+      ([option, words]) => html`<option value="${option}"${new SafeHtml(value === option ? ' selected' : '')}>${words}</option>`,
+    )}</select>${error}${this.hint(id, hint)}`;
+  }
+
+  lines(id: string, label: string, hint: string, rows = 3, value = this.value(id)): SafeHtml {
+    const { attributes, error } = this.described(id, Boolean(hint));
+    return html`<label for="${id}">${label}</label><textarea id="${id}" name="${id}" rows="${rows}"${attributes}>${value}</textarea>${error}${this.hint(id, hint)}`;
+  }
+
+  /** A builder's heading: a list-wide refusal (too many, a key twice) shows under it. */
+  list(id: string, title: string, hint: string): SafeHtml {
+    this.shown.add(id);
+    const error = this.form.error?.param === id ? this.form.error.words : undefined;
+    return html`<h2 id="${id}">${title}</h2>${error ? html`<p class="error" id="${id}-error" role="alert">${error}</p>` : ''}<p class="muted">${hint}</p>`;
+  }
+}
+
+/** The sections' links, on the index and on top of each section. */
+const sectionLinks = (at: ProductPage, current?: SettingsSection) =>
+  html`<nav class="sections" aria-label="Settings sections">${SETTINGS_SECTIONS.map(
+    (section) => html`<a href="${at.base}/settings/${section.path}"${new SafeHtml(section === current ? ' class="on" aria-current="page"' : '')}>${section.title}</a>`,
+  )}</nav>`;
+
+/** The settings' index: each section, what it sets, and a link to it. */
+export function settingsIndexPage(at: ProductPage): string {
   return frame(
     'Settings',
-    html`<h1>Settings of ${product.name}</h1>
+    html`<h1>Settings of ${at.product.name}</h1>
+<p class="muted">Each section saves on its own. Settings are the same in live and test mode.</p>
+<ul class="card settings">${SETTINGS_SECTIONS.map((section) => html`<li><a href="${at.base}/settings/${section.path}">${section.title}</a><p class="muted">${section.summary}</p></li>`)}</ul>`,
+    bar(at.identity, at, 'settings'),
+  );
+}
+
+/** A section of the settings: its own form, which posts its own fields and comes back here. */
+export function settingsSectionPage(at: ProductPage, section: SettingsSection, form: SectionForm, notice?: { saved?: boolean }): string {
+  const fields = new SettingsFields(form);
+  const body = sectionBody(section, fields, form);
+  const error = form.error;
+  const top = !error
+    ? ''
+    : fields.shown.has(error.param ?? '')
+      ? html`<p role="alert" class="error">Not saved: <a href="#${error.param}">${error.words}</a></p>`
+      : html`<p role="alert" class="error">${error.words}</p>`;
+  return frame(
+    `${section.title} · Settings`,
+    html`<h1>${section.title}</h1>
+<p class="muted"><a href="${at.base}/settings">Settings of ${at.product.name}</a></p>
+${sectionLinks(at, section)}
 ${notice?.saved ? html`<p role="status">Saved.</p>` : ''}
-${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
-<form method="post" action="${at.base}/settings" class="card settings"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
-${field('name', 'Name', 'text', 'Shown on the hosted pages and in mails.', ' required maxlength="100"')}
-${field('senderName', 'Mail sender name', 'text', 'The name mails come from; the product name when empty.', ' maxlength="100"')}
-${field('inviteUrl', 'Invite URL', 'url', 'Invitation mails link here with ?invite=<code>; when empty, to the service’s own invitation page (/invitation), which shows the invitation without using it up.')}
-${field('signupUrl', 'Sign-up page URL', 'url', 'Referral links point here with ?ref=<code>; the hosted sign-up page when empty.')}
-${choice('defaultLocale', 'Default language', LOCALES.map((locale) => [locale, LANGUAGE_NAMES[locale]]), 'The language of the hosted pages and the default mails for a person whose sign-up names none and whose browser asks for none of these. Each person can change theirs on the status page.')}
-${field('referralPlaces', 'Referral places', 'number', 'Places an entry moves up for each friend who confirms. A change moves everyone waiting to their new place (live and test).', ' required min="0" max="9999"')}
-<h2 style="font-size:1.05rem">Referral protection</h2>
-${choice('referralProtection', 'Protection', [
-  ['off', 'Off: every confirmed referral counts'],
-  ['standard', 'Standard: withhold doubtful referrals'],
-  ['strict', 'Strict: withhold more, and wait before crediting'],
-], 'Off: a referral counts once its sign-up confirms, unless its mailbox is the referrer’s own or counted before (as the API reference says). Standard: also withholds disposable and blocked domains, more than 5 referrals of one referrer from one network in 24 hours, and confirmations within 5 seconds of the mail. Strict: 3 per network in 72 hours, 10 seconds, and credit only after 3 days. Withheld referrals wait in Referrals for the team to grant or revoke; the sign-up never fails.')}
-<p class="muted">The thresholds below apply from standard on; leave one empty for the level’s default.</p>
-${field('velocityLimit', 'Referrals per network', 'number', `At most this many confirmed referrals of one referrer from one IPv4 /24 or IPv6 /64 count within the window (${byLevel('velocityLimit')}).`, ' min="1" max="100000"')}
-${field('velocityWindowHours', 'Network window (hours)', 'number', `The window of the limit above (${byLevel('velocityWindowHours')}).`, ' min="1" max="8760"')}
-${field('tooFastSeconds', 'Quickest confirmation (seconds)', 'number', `A confirmation sooner after its mail than this is withheld; 0 turns it off (${byLevel('tooFastSeconds')}).`, ' min="0" max="3600"')}
-${field('burstPerHour', 'Sign-ups per link an hour', 'number', 'More sign-ups than this through one referral link within an hour are withheld for review; empty: no cap (at every level).', ' min="1" max="100000"')}
-${field('waitingDays', 'Waiting period (days)', 'number', `Credit a referral only this many days after it confirmed; shown as pending until then (${byLevel('waitingDays')}).`, ' min="0" max="365"')}
-${choice('waitingFor', 'Credit once the friend is', [
-  ['', 'the level’s default (confirmed)'],
-  ['confirmed', 'confirmed'],
-  ['invited', 'invited'],
-  ['redeemed', 'redeemed (signed up to the product)'],
-], 'A referral may wait for the entry it brought to be invited, or to redeem its invitation, before it counts.')}
-${domains('blockedDomains', 'Blocked domains', 'Referrals from these domains (and below them) are withheld as disposable; one per line.')}
-${domains('allowedDomains', 'Allowed domains', 'Domains the list of disposable domains may not withhold; one per line.')}
-<h2 style="font-size:1.05rem">Bot signals</h2>
-${choice('signupHoneypot', 'Honeypot', [
-  ['off', 'Off'],
-  ['on', 'On'],
-], 'The hosted form and the script-tag form carry a field no person sees or hears; a sign-up that fills it in is dropped: it is answered as usual, and nothing is stored or mailed.')}
-${field('signupMinFillSeconds', 'Minimum fill time (seconds)', 'number', 'A sign-up from the hosted or script-tag form sooner than this after the form was shown is dropped the same way; empty or 0: none. Sign-ups from your own server or form are not timed. Dropped sign-ups are counted on the overview.', ' min="0" max="3600"')}
-<h2 style="font-size:1.05rem">Leaderboard</h2>
-${choice('leaderboard', 'Show the leaderboard', [
-  ['off', 'Off'],
-  ['test', 'In test mode only'],
-  ['live', 'In live mode only'],
-  ['both', 'In live and test mode'],
-], 'The top referrers by credited referrals, on the status page, after the hosted sign-up form and at GET /public/v1/leaderboard?key=pk_…, their addresses masked (j•••@g•••.com). The team sees them whole under Referrals.')}
-${field('leaderboardSize', 'Referrers on the leaderboard', 'number', 'How many it lists, 1 to 100.', ' required min="1" max="100"')}
-<h2 style="font-size:1.05rem">Milestone rewards</h2>
-<label for="milestones">Milestones</label><textarea id="milestones" name="milestones" rows="4" placeholder="3 | Three friends | 5 | You skip 5 places.">${values.milestones ?? ''}</textarea>
-<p class="muted">Up to 10, one a line: credited referrals | name | extra places (optional) | a line for the person (optional). Reaching one moves the referrer up by its places, shows on the status page and sends entry.milestone, once per entry and milestone.</p>
-<h2 style="font-size:1.05rem">Claim window</h2>
-${field('claimWindowDays', 'Claim window (days)', 'number', 'An invitation not redeemed within this many days (1 to 30) expires: its code stops working and entry.invitation_expired is sent. Empty: no window, codes work 30 days and the entry stays invited.', ' min="1" max="30"')}
-${field('claimReminderHours', 'Reminder (hours before the end)', 'number', 'One reminder mail with the same link this many hours before the window ends; empty or 0 for none.', ' min="0" max="719"')}
-${choice('claimExpiry', 'When the window ends, the entry', [
-  ['back_in_line', 'goes back into the line at its old place'],
-  ['end_of_line', 'goes to the end of the line'],
-  ['delete', 'is deleted (entry.deleted)'],
-], 'Who is invited next is up to you; a freed place is not filled by itself.')}
-<h2 style="font-size:1.05rem">Capacity</h2>
-${field('capacity', 'Capacity cap', 'number', 'At most this many entries of a mode invited and not yet redeemed (an expired code no longer counts): releases invite only up to it, and an invite that would pass it is refused. Empty: no cap.', ' min="1" max="9999999"')}
-<h2 style="font-size:1.05rem">Mail quota</h2>
-${field('mailQuotaHourly', 'Invitation mails per hour', 'number', 'Releases invite at most this many per clock hour (UTC), counting every invitation mail of the product; the rest wait for the next run whose hour has room. Empty: no quota.', ' min="1" max="9999999"')}
-${field('mailQuotaDaily', 'Invitation mails per day', 'number', 'The same per day (UTC). Empty: no quota.', ' min="1" max="99999999"')}
-<h2 style="font-size:1.05rem">Sign-up questions</h2>
-<label for="questions">Questions</label><textarea id="questions" name="questions" rows="5" placeholder="role | single_choice | required | Your role | Founder; Engineer; Other">${values.questions ?? ''}</textarea>
-<p class="muted">Up to 10, one a line, in the order they are asked: key | type | required or optional | label | choices separated by ; (choice types only). Types: short_text (up to 200 characters), long_text (up to 2,000), single_choice, multiple_choice (2 to 20 choices of up to 100 characters), checkbox (a box to tick, such as consent; a required one must be ticked). The key (lowercase letters, digits, - and _) names the answer in the API, the CSV export and webhooks’ profile reads; keep it when you reword a label. The hosted form asks them; the sign-up API takes them as answers.</p>
-<h2 style="font-size:1.05rem">Sign-up challenge</h2>
-${choice('challengeMode', 'Challenge', [
-  ['off', 'Off'],
-  ['invisible', 'Invisible: solved in the background'],
-  ['required', 'Required: shown as a step before joining'],
-], 'A small proof of work that the hosted form and the script-tag form solve in the person’s browser before a sign-up counts, served by this service alone, with nothing kept about the person. A sign-up without it (a script, or a browser without JavaScript) is refused with 400 challenge_failed. Your own form must fetch and solve one too: see the API reference.')}
-${field('challengeDifficulty', 'Difficulty', 'number', 'The largest number the browser may have to try, 1,000 to 5,000,000; it tries half of them on average (50,000: well under a second on a phone).', ' min="1000" max="5000000"')}
+${top}
+<form method="post" action="${at.base}/settings/${section.path}" class="card settings"><input type="hidden" name="_csrf" value="${at.identity.csrfToken}">
+${body}
 <button type="submit">Save</button></form>`,
-    bar(identity, at, 'settings'),
+    bar(at.identity, at, 'settings'),
   );
 }
