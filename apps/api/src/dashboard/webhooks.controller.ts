@@ -45,7 +45,7 @@ export class DashboardWebhooksController {
       await this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, { secret });
     } catch (error) {
       const { status, words } = refusal(error);
-      await this.endpointsPage(reply, at, status, { error: words });
+      await this.endpointsPage(reply, at, status, { refused: words });
     }
   }
 
@@ -63,21 +63,21 @@ export class DashboardWebhooksController {
 
   @Post('webhooks/:endpointId/:action')
   async act(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.endpoint(at, endpointId);
+    const { url } = await this.endpoint(at, endpointId);
     const back = (notice: Notice) => this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, notice);
     switch (action) {
       case 'rotate':
         return back({ secret: (await this.webhooks.rotateSecret(endpointId)).secret });
       case 'test':
         await this.webhooks.sendTest(endpointId);
-        return back({ sent: true });
+        return back({ done: `A webhook.test event is on its way to ${url}; see the delivery log.` });
       case 'disable':
       case 'enable':
         await this.webhooks.setDisabled(endpointId, action === 'disable');
-        return this.replies.redirect(reply, `${at.base}/webhooks`);
+        return back({ done: action === 'disable' ? `${url} is disabled: it gets no events until enabled.` : `${url} is enabled: it gets the next events.` });
       case 'delete':
         await this.webhooks.remove(endpointId);
-        return this.replies.redirect(reply, `${at.base}/webhooks`);
+        return back({ done: `${url} is deleted: it gets no more events.` });
       default:
         throw new ApiError('not_found', 'No such page.');
     }
@@ -114,7 +114,7 @@ export class DashboardWebhooksController {
     return endpoint;
   }
 
-  private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice & { error?: string }): Promise<void> {
+  private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice): Promise<void> {
     await this.replies.page(reply, status, webhooksPage(at, await this.webhooks.list(at.product.id, at.mode), notice));
   }
 
