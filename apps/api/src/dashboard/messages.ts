@@ -30,7 +30,7 @@ export interface Notice {
   dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields; columns?: FileColumns };
 }
 
-// Maps, so that only their own keys are found (?message=constructor finds nothing).
+// Maps, so that only their own keys are found (a code named constructor finds nothing).
 
 /** Entry actions that went through, by the name EntriesController.perform gives them. */
 const DONE = new Map<string, string>([
