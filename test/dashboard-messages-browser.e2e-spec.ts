@@ -98,7 +98,7 @@ describe('the messages after each action, in a real browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   }, 90_000);
 
-  it('acts without JavaScript: the grant’s message is kept across the redirect all the same', async () => {
+  it('acts without JavaScript: a grant’s and a move-up’s messages are kept across the redirect all the same', async () => {
     const plain = await browser.newPage({ baseURL: new URL(page.url()).origin, javaScriptEnabled: false });
     await plain.goto('/dashboard');
     await plain.getByLabel('Email').fill('ada@example.com');
@@ -110,6 +110,12 @@ describe('the messages after each action, in a real browser', () => {
     // The first was invited by the run and host@ moved up in bulk: first in line already, it stays there.
     expect(await plain.locator('main > [role="status"]:first-child').textContent()).toContain('Referral granted: host@example.com stays at #1.');
     expect(plain.url()).toMatch(new RegExp(`/entries/${referrer.id}$`));
+
+    await plain.goto(`/dashboard/${acme.id}/test/entries?email=last`);
+    await plain.getByRole('link', { name: 'last@example.com' }).click();
+    await plain.getByLabel('Places').fill('5');
+    await plain.getByRole('button', { name: 'Move up' }).click();
+    expect(await plain.locator('main > [role="status"]:first-child').textContent()).toContain('last@example.com moved up from #2 to #1.');
     await plain.close();
   }, 60_000);
 });

@@ -15,7 +15,7 @@ import { ReferralLists } from '../referrals/referral-lists';
 import { csvOf } from './csv';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text } from './forms';
-import { entryDone, entryRefused, invitedNext } from './messages';
+import { entryDone, entryRefused, invitedNext, movedUp } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { deleteEntryPage, entriesPage, entryPage, linePage } from './views/entries';
@@ -107,9 +107,11 @@ export class DashboardEntriesController {
     const record = await this.entries.record(at.scope, id);
     const page = `${at.base}/entries/${encodeURIComponent(id)}`;
     try {
+      const before = action === 'move-up' && record.state === 'confirmed' ? await this.line.placeInLine(record) : null;
       const done = await this.perform(at.scope, id, action, body, reply.request.id);
       if (done === 'deleted') return await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { done: `${record.email} is deleted.` });
-      await this.replies.redirectWith(reply, page, at.identity, { done: entryDone(done) });
+      const words = done === 'moved-up' ? movedUp(record.email, before, await this.line.placeInLine(await this.entries.record(at.scope, id))) : entryDone(done);
+      await this.replies.redirectWith(reply, page, at.identity, { done: words });
     } catch (error) {
       const words = error instanceof ApiError ? entryRefused(error.code) : undefined;
       if (!words) throw error;

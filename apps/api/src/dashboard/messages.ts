@@ -36,7 +36,6 @@ export interface Notice {
 const DONE = new Map<string, string>([
   ['invited', 'The invitation mail was handed over; the entry is invited.'],
   ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
-  ['moved-up', 'The entry moved up the line.'],
 ]);
 
 /** The dashboard's own words for refusals, by error code; any other code shows the service's message. */
@@ -85,6 +84,9 @@ export const entryDone = (done: string): string | undefined => DONE.get(done);
 export const entryRefused = (code: string): string | undefined => wordsFor(code, 'places');
 
 const placeWords = (place: number | null) => (place === null ? 'not in the line' : `#${place}`);
+
+/** "anders@example.com moved up from #9 to #4.": its place read before and after, in the same request. */
+export const movedUp = (email: string, before: number | null, after: number): string => `${email} moved up from ${placeWords(before)} to #${after}.`;
 
 /** "Referral granted: anders@example.com moves from #4 to #3.": the referrer's place read before and after the decision. */
 export function referralDecided(decision: 'grant' | 'revoke', referrer: string, before: number | null, after: number | null): string {
