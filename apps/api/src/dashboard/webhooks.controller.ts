@@ -9,6 +9,7 @@ import { signatureFormatField, text, texts } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
+import type { Said } from './views/layout';
 import { deleteEndpointPage, deliveryLogPage, rotateSecretPage, webhooksPage } from './views/webhooks';
 
 /** Webhook endpoints of a product and mode, and their delivery logs. */
@@ -85,7 +86,7 @@ export class DashboardWebhooksController {
 
   @Get('webhooks/:endpointId')
   async deliveryLog(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.deliveryLogPage(reply, at, endpointId, 200);
+    await this.deliveryLogPage(reply, at, endpointId, 200, await this.replies.notice(at.identity, `${at.base}/webhooks/${endpointId}`));
   }
 
   @Post('webhooks/:endpointId/deliveries/:deliveryId/retry')
@@ -102,9 +103,9 @@ export class DashboardWebhooksController {
       await this.deliveries.retryNow(deliveryId);
     } catch (error) {
       const { status, words } = refusal(error);
-      return this.deliveryLogPage(reply, at, endpointId, status, words);
+      return this.deliveryLogPage(reply, at, endpointId, status, { refused: words });
     }
-    await this.replies.redirect(reply, `${at.base}/webhooks/${endpointId}`);
+    await this.replies.redirectWith(reply, `${at.base}/webhooks/${endpointId}`, at.identity, { done: `The ${delivery.eventType} delivery is being retried now; reload for its answer.` });
   }
 
   /** The product's endpoint; another product's is 404, as if it did not exist. */
@@ -118,8 +119,8 @@ export class DashboardWebhooksController {
     await this.replies.page(reply, status, webhooksPage(at, await this.webhooks.list(at.product.id, at.mode), notice));
   }
 
-  private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
+  private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, said?: Said): Promise<void> {
     const endpoint = await this.endpoint(at, endpointId);
-    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), error));
+    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), said));
   }
 }

@@ -3,7 +3,7 @@ import type { LoggedDelivery } from '../../webhooks/delivery-log';
 import { ROTATION_OVERLAP_MS } from '../../webhooks/webhooks.service';
 import type { Notice } from '../messages';
 import type { ProductPage } from '../product-page';
-import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 
 /** How an endpoint's deliveries are signed, by the name receivers know the scheme by. */
 const SIGNED_WITH: Record<SignatureFormat, string> = { service: 'Service-Signature', standard: 'Standard Webhooks' };
@@ -39,14 +39,13 @@ ${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.
   );
 }
 
-export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], error?: string): string {
+export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], said?: Said): string {
   const { identity } = at;
   const base = `${at.base}/webhooks/${endpoint.id}`;
   return frame(
     'Delivery log',
     html`<p><a href="${at.base}/webhooks">← Webhook endpoints</a></p>
 <h1>Delivery log</h1><p class="muted">${endpoint.url} · signed with ${SIGNED_WITH[endpoint.signatureFormat]} · the last 100 deliveries of 30 days</p>
-${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
 <div class="scroll"><table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
 ${log.length ? log.map(
   (delivery) => html`<tr><td>${delivery.eventType}<br><span class="muted">${delivery.eventId} · ${delivery.id}</span></td>
@@ -56,6 +55,7 @@ ${log.length ? log.map(
 ) : html`<tr><td colspan="4" class="muted">No deliveries yet.</td></tr>`}
 </table></div>`,
     bar(identity, at, 'webhooks'),
+    said,
   );
 }
 
