@@ -87,7 +87,7 @@ const ENTRY = `${D}/entries/{{id}}`;
 /** The settings' line section's form, valid but for the fields given. */
 const settings = (fields: Record<string, string>) => `_csrf={{csrf}}&${new URLSearchParams({ name: 'Acme', inviteUrl: '', signupUrl: '', referralPlaces: '1', ...fields })}`;
 const dashboard = { auth: 'dashboard', contentType: FORM } as const;
-const movedBack = { ...dashboard, method: 'POST', url: `${ENTRY}/move-up`, status: 303, location: `${ENTRY}?message=invalid_request` } as const;
+const movedBack = { ...dashboard, method: 'POST', url: `${ENTRY}/move-up`, status: 303, location: ENTRY } as const;
 const inviteNext = { ...dashboard, method: 'POST', url: `${D}/line/invite-next`, status: 400, page: true } as const;
 const saveSettings = { ...dashboard, method: 'POST', url: `${D}/settings/line`, status: 400, page: true } as const;
 const addEndpoint = { ...dashboard, method: 'POST', url: `${D}/webhooks`, status: 400, page: true } as const;

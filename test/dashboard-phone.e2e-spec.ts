@@ -196,6 +196,9 @@ describe('dashboard and hosted pages on a phone', () => {
     await asks('Rotate secret', 'rotate a signing secret?');
     await asks('Delete', 'delete an endpoint?');
     await page.getByRole('button', { name: 'Send test event' }).click();
+    // The message under the bar names the endpoint's whole URL: it wraps rather than widen the page.
+    await page.getByRole('status').filter({ hasText: 'webhook.test event is on its way' }).waitFor();
+    await fitsWithBar('webhooks, saying where the test event goes');
     await page.getByRole('link', { name: 'Delivery log' }).click();
     await waitFor(async () => {
       await page.reload();

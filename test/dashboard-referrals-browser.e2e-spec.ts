@@ -86,8 +86,8 @@ describe('referral review in a real browser', () => {
     expect((await referralRows())[0].state).toBe('credited');
     await page.getByRole('button', { name: 'Revoke the referral' }).click();
 
-    expect(await page.getByRole('status').textContent()).toContain('The referral is revoked');
-    expect(page.url()).toMatch(new RegExp(`/entries/${referrer.id}\\?message=revoked$`));
+    expect(await page.getByRole('status').textContent()).toContain('Referral revoked: host@example.com moves from #1 to #2.');
+    expect(page.url()).toMatch(new RegExp(`/entries/${referrer.id}$`));
     expect(await page.getByText('Place in line').textContent()).toContain('#2');
     const revoked = row('friend@mailinator.com');
     expect(await revoked.locator('.pill').textContent()).toBe('withheld');

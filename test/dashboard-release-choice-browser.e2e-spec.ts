@@ -58,7 +58,7 @@ describe('a release made by choice in a real browser', () => {
     expect(asked).toContain('at least 3 people are waiting in line');
     expect(invitationsTo(stack, 'first@example.com')).toHaveLength(0);
     await page.getByRole('button', { name: 'Run now' }).click();
-    expect(await page.getByRole('status').textContent()).toContain('The run invited 1; 1 mails failed');
+    expect(await page.getByRole('status').textContent()).toContain('The run invited 1; 1 mail failed and its entry stays in line');
     expect(invitationsTo(stack, 'first@example.com')).toHaveLength(1);
 
     await row.getByRole('link', { name: 'Runs' }).click();

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '
 import type { FastifyReply } from 'fastify';
 import { BulkActions, bulkRequest } from './bulk-actions';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
+import { bulkDone } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { bulkConfirmationPage, listPath } from './views/entries';
@@ -26,6 +27,6 @@ export class DashboardBulkController {
   async apply(@InProduct() at: ProductPage, @Body() body: Record<string, unknown> | undefined, @Res() reply: FastifyReply): Promise<void> {
     const request = bulkRequest(body);
     const outcome = await this.bulk.apply(at.scope, request, reply.request.id);
-    await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { bulk: outcome }, listPath(at, request.filters));
+    await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, bulkDone(outcome), listPath(at, request.filters));
   }
 }

@@ -15,7 +15,7 @@ import { ReferralLists } from '../referrals/referral-lists';
 import { csvOf } from './csv';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text } from './forms';
-import { entryMessage } from './messages';
+import { entryDone, entryRefused, invitedNext, movedUp } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { deleteEntryPage, entriesPage, entryPage, linePage } from './views/entries';
@@ -48,7 +48,7 @@ export class DashboardEntriesController {
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
     const notice = await this.replies.notice(at.identity, `${at.base}/entries`);
     const detailFilters = Object.fromEntries(DETAIL_FILTER_FIELDS.flatMap((field) => (text(query[field]).trim() ? [[field, text(query[field]).trim()]] : [])));
-    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state, bulk: notice?.bulk, imported: notice?.imported, detailFilters }));
+    await this.replies.page(reply, 200, entriesPage(at, { entries: data, nextCursor, email, state: filters.state, detailFilters }, notice));
   }
 
   /** The filtered entries as CSV, newest first, a thousand at a time. */
@@ -61,7 +61,7 @@ export class DashboardEntriesController {
 
   /** An entry the person deleted says so (410, from the privacy trail); an id never seen stays 404. */
   @Get('entries/:id')
-  async entry(@InProduct() at: ProductPage, @Param('id') id: string, @Query('message') message: unknown, @Res() reply: FastifyReply): Promise<void> {
+  async entry(@InProduct() at: ProductPage, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
     const record = await this.entries.record(at.scope, id).catch(async (error: unknown) => {
       const deletedAt = error instanceof ApiError && error.code === 'not_found' ? await this.trail.deletedAt(at.scope, id) : null;
       if (!deletedAt) throw error;
@@ -79,9 +79,9 @@ export class DashboardEntriesController {
       history: (await this.history.list(at.scope, id, { limit: 100 })).data,
       milestones: await this.referrals.milestonesOf(id),
       details: (await this.profiles.detailsOf([id])).get(id),
-      message: typeof message === 'string' ? entryMessage(message) : undefined,
     };
-    await this.replies.page(reply, 200, entryPage(at, view));
+    const notice = await this.replies.notice(at.identity, `${at.base}/entries/${encodeURIComponent(id)}`);
+    await this.replies.page(reply, 200, entryPage(at, view, notice));
   }
 
   /** What deleting the entry takes with it; its button posts to delete. */
@@ -104,31 +104,35 @@ export class DashboardEntriesController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     // An unknown entry is 404, not a refusal shown on a page that does not exist.
-    await this.entries.record(at.scope, id);
+    const record = await this.entries.record(at.scope, id);
     const page = `${at.base}/entries/${encodeURIComponent(id)}`;
     try {
+      const before = action === 'move-up' && record.state === 'confirmed' ? await this.line.placeInLine(record) : null;
       const done = await this.perform(at.scope, id, action, body, reply.request.id);
-      await this.replies.redirect(reply, done === 'deleted' ? `${at.base}/entries` : `${page}?message=${done}`);
+      if (done === 'deleted') return await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { done: `${record.email} is deleted.` });
+      const words = done === 'moved-up' ? movedUp(record.email, before, await this.line.placeInLine(await this.entries.record(at.scope, id))) : entryDone(done);
+      await this.replies.redirectWith(reply, page, at.identity, { done: words });
     } catch (error) {
-      if (!(error instanceof ApiError) || !entryMessage(error.code)) throw error;
-      await this.replies.redirect(reply, `${page}?message=${error.code}`);
+      const words = error instanceof ApiError ? entryRefused(error.code) : undefined;
+      if (!words) throw error;
+      await this.replies.redirectWith(reply, page, at.identity, { refused: words });
     }
   }
 
   @Get('line')
   async showLine(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/line`);
-    await this.replies.page(reply, 200, linePage(at, await this.line.front(at.scope, LINE_PAGE), LINE_PAGE, notice?.invitedNext));
+    await this.replies.page(reply, 200, linePage(at, await this.line.front(at.scope, LINE_PAGE), LINE_PAGE, notice));
   }
 
   @Post('line/invite-next')
   async inviteNext(@InProduct() at: ProductPage, @Body() body: { count?: unknown }, @Res() reply: FastifyReply): Promise<void> {
     const { count } = parseForm(INVITE_NEXT, { count: digits(body?.count) });
     const { invited, failed } = await this.invitations.inviteNext(at.scope, count, reply.request.id);
-    await this.replies.redirectWith(reply, `${at.base}/line`, at.identity, { invitedNext: { invited: invited.length, failed: failed.length } });
+    await this.replies.redirectWith(reply, `${at.base}/line`, at.identity, { done: invitedNext(invited.length, failed.length) });
   }
 
-  /** The action's outcome, as the entry page's ?message= names it ('deleted' leaves no page to show it on). */
+  /** The action's outcome, by the name messages.ts gives its words ('deleted' leaves no page to show it on). */
   private async perform(scope: ProductScope, id: string, action: string, body: { places?: unknown }, requestId: string): Promise<string> {
     switch (action) {
       case 'invite':

@@ -95,7 +95,7 @@ export class DashboardImportsController {
         'Imported {created, plural, one {# entry} other {# entries}} ({existing, number} already here, {suppressed, number} deleted or unsubscribed before, {invalid, plural, one {# bad row} other {# bad rows}}).',
         { created: report.created, existing: report.existing, suppressed: report.suppressed, invalid: report.invalid },
       );
-      await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { imported: summary });
+      await this.replies.redirectWith(reply, `${at.base}/entries`, at.identity, { done: summary });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
       await this.replies.redirectWith(reply, `${at.base}/entries/import`, at.identity, { dryRun: { problem: error.message, fields, columns } });

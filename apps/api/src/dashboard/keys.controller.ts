@@ -22,7 +22,7 @@ export class DashboardKeysController {
   @Get('keys')
   async list(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const notice = await this.replies.notice(at.identity, `${at.base}/keys`);
-    await this.replies.page(reply, 200, keysPage(at, await this.keys.list(at.product.id, at.mode), this.config.PUBLIC_BASE_URL, notice?.keyPair));
+    await this.replies.page(reply, 200, keysPage(at, await this.keys.list(at.product.id, at.mode), this.config.PUBLIC_BASE_URL, notice));
   }
 
   /** The new secret is shown once, on the page this redirects to; only its hash is kept with the key. */
@@ -42,7 +42,8 @@ export class DashboardKeysController {
 
   @Post('keys/:keyId/revoke')
   async revoke(@InProduct() at: ProductPage, @Param('keyId') keyId: string, @Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.keys.revokeById(at.scope, keyId))) throw new ApiError('not_found', 'No such key in use.');
-    await this.replies.redirect(reply, `${at.base}/keys`);
+    const found = await this.keys.inUse(at.scope, keyId);
+    if (!found || !(await this.keys.revokeById(at.scope, keyId))) throw new ApiError('not_found', 'No such key in use.');
+    await this.replies.redirectWith(reply, `${at.base}/keys`, at.identity, { done: `The key ${found.key.hint} is revoked: it no longer works.` });
   }
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
 import type { ImportReport } from '../imports/imports.dto';
 import type { NewLoginHook } from '../login-hooks/login-hooks.service';
-import type { BulkOutcome } from './bulk-actions';
+import type { BulkAction, BulkOutcome } from './bulk-actions';
 import type { FileColumns } from './import-columns';
 import type { ImportFields } from './views/imports';
 
@@ -18,33 +18,24 @@ export interface Notice {
   secret?: string;
   /** A new sign-up hook: its URL and secret, shown this once. */
   loginHook?: NewLoginHook;
-  /** A webhook.test event is on its way. */
-  sent?: boolean;
+  /** Kept for the settings page's own "Saved." until it says what it saved through `done`. */
   saved?: boolean;
-  /** A mail template is gone: its mails are the default again. */
-  reset?: boolean;
-  /** A template's test mail went to this address. */
-  testMailTo?: string;
-  invitedNext?: { invited: number; failed: number };
-  /** What a bulk action of the entries list did. */
-  bulk?: BulkOutcome;
-  /** A release's run now. */
-  releaseRun?: { invited: number; failed: number; skippedForCapacity: number };
-  /** An import's outcome, in words, for the entries list. */
-  imported?: string;
+  /** What the action changed, in a sentence: the frame shows it under the bar (views/layout.ts), the one place for it. */
+  done?: string;
+  /** Lines under `done`: what the action left undone, and why. */
+  notes?: string[];
+  /** Why the action was refused, in words: shown in the same place, as an alert. */
+  refused?: string;
   /** A dry run's report (its lists cut to DRY_RUN_SHOWN rows), or why the upload was refused, with the form's options and the file's columns. */
   dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields; columns?: FileColumns };
 }
 
-// Maps, so that only their own keys are found (?message=constructor finds nothing).
+// Maps, so that only their own keys are found (a code named constructor finds nothing).
 
-/** Entry actions that went through, by the name the entry page's ?message= gives them. */
+/** Entry actions that went through, by the name EntriesController.perform gives them. */
 const DONE = new Map<string, string>([
   ['invited', 'The invitation mail was handed over; the entry is invited.'],
   ['reinvited', 'A new invitation mail with a new code was handed over; the old code no longer works.'],
-  ['moved-up', 'The entry moved up the line.'],
-  ['granted', 'The referral is credited; the entry moved up at once.'],
-  ['revoked', 'The referral is revoked; a credited one no longer counts and the entry moved back at once.'],
 ]);
 
 /** The dashboard's own words for refusals, by error code; any other code shows the service's message. */
@@ -88,12 +79,22 @@ export function refusal(error: unknown): Refusal {
   return { status: error.status, words: wordsFor(error.code, param) ?? error.message, param, retryAfterSeconds };
 }
 
-/**
- * The entry page's words for its ?message=: an action that went through, or the code an action was
- * refused with (places is the page's one field). A code without words here is not the page's to show.
- */
-export function entryMessage(key: string): string | undefined {
-  return DONE.get(key) ?? wordsFor(key, 'places');
+/** An entry action that went through, in words (the entry page's notice). */
+export const entryDone = (done: string): string | undefined => DONE.get(done);
+
+/** The words for the code an entry action was refused with (places is the entry page's one field); none when the page has no words for it. */
+export const entryRefused = (code: string): string | undefined => wordsFor(code, 'places');
+
+const placeWords = (place: number | null) => (place === null ? 'not in the line' : `#${place}`);
+
+/** "anders@example.com moved up from #9 to #4.": its place read before and after, in the same request. */
+export const movedUp = (email: string, before: number | null, after: number): string => `${email} moved up from ${placeWords(before)} to #${after}.`;
+
+/** "Referral granted: anders@example.com moves from #4 to #3.": the referrer's place read before and after the decision. */
+export function referralDecided(decision: 'grant' | 'revoke', referrer: string, before: number | null, after: number | null): string {
+  const what = decision === 'grant' ? 'Referral granted' : 'Referral revoked';
+  if (before === after) return `${what}: ${referrer} stays ${before === null ? 'out of the line' : `at #${before}`}.`;
+  return `${what}: ${referrer} moves from ${placeWords(before)} to ${placeWords(after)}.`;
 }
 
 const intl = createIntl({ locale: 'en', onError: (error) => { throw error; } }, createIntlCache());
@@ -127,3 +128,30 @@ const REFUSED_COUNTED = new Map<string, string>([
 export function refusedCount(code: string, words: string, count: number): string {
   return counted(REFUSED_COUNTED.get(code) ?? '{count, plural, one {# entry} other {# entries}}: {words}', { count, words });
 }
+
+/** What a release's run now did. */
+export function releaseRan(invited: number, failed: number, skippedForCapacity = 0): string {
+  return counted(
+    'The run invited {invited, number}{failed, plural, =0 {} one {; # mail failed and its entry stays in line} other {; # mails failed and those entries stay in line}}{skipped, plural, =0 {} other {; # left out by the capacity cap}}.',
+    { invited, failed, skipped: skippedForCapacity },
+  );
+}
+
+const BULK_DONE: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
+
+/** "2 of 3 entries invited.", then each reason the others were refused for, once, with the entries it names. */
+export function bulkDone(outcome: BulkOutcome): Pick<Notice, 'done' | 'notes'> {
+  const named = outcome.refused.reduce((sum, reason) => sum + reason.named.length, 0);
+  const unnamed = outcome.total - outcome.done - named;
+  const notes = outcome.refused.map((reason) =>
+    reason.count === 1 && reason.named.length === 1
+      ? `${reason.named[0]}: ${reason.words}`
+      : `${refusedCount(reason.code, reason.words, reason.count)}${reason.named.length ? ` (${reason.named.join(', ')}${reason.named.length < reason.count ? ', …' : ''})` : ''}`,
+  );
+  if (unnamed > 0) notes.push(counted('{count, plural, one {# entry is} other {# entries are}} not named here.', { count: unnamed }));
+  return { done: counted(`{done, number} of {total, plural, one {# entry} other {# entries}} ${BULK_DONE[outcome.action]}.`, { done: outcome.done, total: outcome.total }), notes };
+}
+
+/** What the line's "invite the next" did. */
+export const invitedNext = (invited: number, failed: number): string =>
+  counted('{invited, number} invited{failed, plural, =0 {} other {; # could not be mailed and keep their place}}.', { invited, failed });

@@ -1,13 +1,15 @@
 import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { EntryRecord } from '@app/shared';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { EntriesService } from '../entries/entries.service';
 import { LeaderboardService } from '../leaderboard/leaderboard.service';
+import { LineService } from '../line/line.service';
 import type { TeamDecision } from '../referrals/referral-credit';
 import { ReferralLists } from '../referrals/referral-lists';
 import { ReferralsService } from '../referrals/referrals.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { entryMessage } from './messages';
+import { entryRefused, referralDecided } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { reviewPage, revokeReferralPage } from './views/referrals';
@@ -28,13 +30,15 @@ export class DashboardReferralsController {
     private readonly lists: ReferralLists,
     private readonly entries: EntriesService,
     private readonly leaderboard: LeaderboardService,
+    private readonly line: LineService,
     private readonly replies: Replies,
   ) {}
 
   @Get('referrals')
   async review(@InProduct() at: ProductPage, @Res() reply: FastifyReply): Promise<void> {
     const [items, leaders] = await Promise.all([this.lists.toReview(at.scope, REVIEW_PAGE), this.leaderboard.board(at.scope)]);
-    await this.replies.page(reply, 200, reviewPage(at, items, REVIEW_PAGE, leaders));
+    const notice = await this.replies.notice(at.identity, `${at.base}/referrals`);
+    await this.replies.page(reply, 200, reviewPage(at, items, REVIEW_PAGE, leaders, notice));
   }
 
   /** What revoking the referral does; its button posts the revoke. */
@@ -51,7 +55,7 @@ export class DashboardReferralsController {
     await this.replies.page(reply, 200, revokeReferralPage(at, referrer, referral, at.product.referralPlaces, backTo(back)));
   }
 
-  /** Grant or revoke; a refusal is shown on the referrer's page, in words. */
+  /** Grant or revoke, saying where the referrer stood before and after; a refusal is said in words, on the page the team came from. */
   @Post('entries/:id/referrals/:referralId/:decision')
   async decide(
     @InProduct() at: ProductPage,
@@ -62,14 +66,21 @@ export class DashboardReferralsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (decision !== 'grant' && decision !== 'revoke') throw new ApiError('not_found', 'No such page.');
-    await this.entries.record(at.scope, id);
+    const referrer = await this.entries.record(at.scope, id);
     const page = backTo(back) === 'review' ? `${at.base}/referrals` : `${at.base}/entries/${encodeURIComponent(id)}`;
     try {
+      const before = await this.place(referrer);
       await this.referrals.decide(at.scope, id, referralId, decision satisfies TeamDecision);
-      await this.replies.redirect(reply, backTo(back) === 'review' ? page : `${page}?message=${decision === 'grant' ? 'granted' : 'revoked'}`);
+      const after = await this.place(await this.entries.record(at.scope, id));
+      await this.replies.redirectWith(reply, page, at.identity, { done: referralDecided(decision, referrer.email, before, after) });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code === 'not_found' || !entryMessage(error.code)) throw error;
-      await this.replies.redirect(reply, `${page}?message=${error.code}`);
+      const words = error instanceof ApiError && error.code !== 'not_found' ? entryRefused(error.code) : undefined;
+      if (!words) throw error;
+      await this.replies.redirectWith(reply, page, at.identity, { refused: words });
     }
+  }
+
+  private async place(entry: EntryRecord): Promise<number | null> {
+    return entry.state === 'confirmed' ? this.line.placeInLine(entry) : null;
   }
 }

@@ -6,7 +6,7 @@ import { patternOfChoice } from '../releases/schedule-choice';
 import { ReleasesService } from '../releases/releases.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { parseForm, storableForm, text } from './forms';
-import { refusal } from './messages';
+import { refusal, releaseRan } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { deleteReleasePage, ReleaseForm, releaseRunPage, releaseRunsPage, releasesPage, runNowPage } from './views/releases';
@@ -43,10 +43,10 @@ export class DashboardReleasesController {
       const count = /^\d+$/.test(form.count.trim()) ? Number(form.count) : form.count;
       const pattern = patternOfChoice(storableForm(form));
       await this.releases.create(at.scope, parseForm(NEW_RELEASE, { count, pattern, timeZone: form.timeZone }));
-      await this.replies.redirect(reply, `${at.base}/releases`);
+      await this.replies.redirectWith(reply, `${at.base}/releases`, at.identity, { done: 'The release is scheduled.' });
     } catch (error) {
       const { status, words } = refusal(error);
-      await this.replies.page(reply, status, releasesPage(at, await this.releases.list(at.scope), { error: words }, form));
+      await this.replies.page(reply, status, releasesPage(at, await this.releases.list(at.scope), { refused: words }, form));
     }
   }
 
@@ -77,21 +77,21 @@ export class DashboardReleasesController {
 
   @Post(':releaseId/:action')
   async act(@InProduct() at: ProductPage, @Param('releaseId') id: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
-    const back = `${at.base}/releases`;
+    const back = (done: string) => this.replies.redirectWith(reply, `${at.base}/releases`, at.identity, { done });
     switch (action) {
       case 'pause':
         await this.releases.pause(at.scope, id);
-        return this.replies.redirect(reply, back);
+        return back('The release is paused: it runs again once resumed.');
       case 'resume':
         await this.releases.resume(at.scope, id);
-        return this.replies.redirect(reply, back);
+        return back('The release is resumed: it runs at its next time.');
       case 'run': {
         const { invited, failed, skippedForCapacity } = await this.releases.runNow(at.scope, id);
-        return this.replies.redirectWith(reply, back, at.identity, { releaseRun: { invited, failed, skippedForCapacity } });
+        return back(releaseRan(invited, failed, skippedForCapacity));
       }
       case 'delete':
         await this.releases.remove(at.scope, id);
-        return this.replies.redirect(reply, back);
+        return back('The release is deleted.');
       default:
         throw new ApiError('not_found', 'No such page.');
     }

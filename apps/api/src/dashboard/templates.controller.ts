@@ -9,7 +9,7 @@ import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { storableForm, text } from './forms';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
-import { LocaleSlot, resetTemplatePage, templateEditor, templatesPage } from './views/templates';
+import { LocaleSlot, resetTemplatePage, savedWords, templateEditor, templatesPage } from './views/templates';
 
 /** The kind and language of a URL; anything else is no page. */
 function slotIn(at: ProductPage, kind: string, locale: string): TemplateSlot & { slot: LocaleSlot } {
@@ -63,7 +63,7 @@ export class DashboardTemplatesController {
     } catch (error) {
       return this.refused(reply, at, slot, source, error);
     }
-    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { saved: true });
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { done: savedWords(slot.kind, slot.slot) });
   }
 
   /** The mail the fields make, as a real one of the kind would read, or why they are refused (400, with line and column), as JSON for the editor's script. */
@@ -97,7 +97,7 @@ export class DashboardTemplatesController {
     } catch {
       return this.refused(reply, at, slot, source, new ApiError('mail_failed', 'The mail server did not take the test mail; try again.'));
     }
-    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { testMailTo: at.identity.user.email });
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { done: `A test mail went to ${at.identity.user.email}.` });
   }
 
   /** What going back to the default loses; its button posts to reset. */
@@ -111,7 +111,7 @@ export class DashboardTemplatesController {
   async reset(@InProduct() at: ProductPage, @Param('kind') kind: string, @Param('locale') locale: string, @Res() reply: FastifyReply): Promise<void> {
     const slot = slotIn(at, kind, locale);
     await this.templates.reset(slot);
-    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { reset: true });
+    await this.replies.redirectWith(reply, this.path(at, slot.kind, slot.slot), at.identity, { done: 'Back to the default: this template is gone.' });
   }
 
   private path(at: ProductPage, kind: MailKind, slot: LocaleSlot): string {

@@ -9,6 +9,7 @@ import { signatureFormatField, text, texts } from './forms';
 import { Notice, refusal } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
+import type { Said } from './views/layout';
 import { deleteEndpointPage, deliveryLogPage, rotateSecretPage, webhooksPage } from './views/webhooks';
 
 /** Webhook endpoints of a product and mode, and their delivery logs. */
@@ -45,7 +46,7 @@ export class DashboardWebhooksController {
       await this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, { secret });
     } catch (error) {
       const { status, words } = refusal(error);
-      await this.endpointsPage(reply, at, status, { error: words });
+      await this.endpointsPage(reply, at, status, { refused: words });
     }
   }
 
@@ -63,21 +64,21 @@ export class DashboardWebhooksController {
 
   @Post('webhooks/:endpointId/:action')
   async act(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Param('action') action: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.endpoint(at, endpointId);
+    const { url } = await this.endpoint(at, endpointId);
     const back = (notice: Notice) => this.replies.redirectWith(reply, `${at.base}/webhooks`, at.identity, notice);
     switch (action) {
       case 'rotate':
         return back({ secret: (await this.webhooks.rotateSecret(endpointId)).secret });
       case 'test':
         await this.webhooks.sendTest(endpointId);
-        return back({ sent: true });
+        return back({ done: `A webhook.test event is on its way to ${url}; see the delivery log.` });
       case 'disable':
       case 'enable':
         await this.webhooks.setDisabled(endpointId, action === 'disable');
-        return this.replies.redirect(reply, `${at.base}/webhooks`);
+        return back({ done: action === 'disable' ? `${url} is disabled: it gets no events until enabled.` : `${url} is enabled: it gets the next events.` });
       case 'delete':
         await this.webhooks.remove(endpointId);
-        return this.replies.redirect(reply, `${at.base}/webhooks`);
+        return back({ done: `${url} is deleted: it gets no more events.` });
       default:
         throw new ApiError('not_found', 'No such page.');
     }
@@ -85,7 +86,7 @@ export class DashboardWebhooksController {
 
   @Get('webhooks/:endpointId')
   async deliveryLog(@InProduct() at: ProductPage, @Param('endpointId') endpointId: string, @Res() reply: FastifyReply): Promise<void> {
-    await this.deliveryLogPage(reply, at, endpointId, 200);
+    await this.deliveryLogPage(reply, at, endpointId, 200, await this.replies.notice(at.identity, `${at.base}/webhooks/${endpointId}`));
   }
 
   @Post('webhooks/:endpointId/deliveries/:deliveryId/retry')
@@ -102,9 +103,9 @@ export class DashboardWebhooksController {
       await this.deliveries.retryNow(deliveryId);
     } catch (error) {
       const { status, words } = refusal(error);
-      return this.deliveryLogPage(reply, at, endpointId, status, words);
+      return this.deliveryLogPage(reply, at, endpointId, status, { refused: words });
     }
-    await this.replies.redirect(reply, `${at.base}/webhooks/${endpointId}`);
+    await this.replies.redirectWith(reply, `${at.base}/webhooks/${endpointId}`, at.identity, { done: `The ${delivery.eventType} delivery is being retried now; reload for its answer.` });
   }
 
   /** The product's endpoint; another product's is 404, as if it did not exist. */
@@ -114,12 +115,12 @@ export class DashboardWebhooksController {
     return endpoint;
   }
 
-  private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice & { error?: string }): Promise<void> {
+  private async endpointsPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice): Promise<void> {
     await this.replies.page(reply, status, webhooksPage(at, await this.webhooks.list(at.product.id, at.mode), notice));
   }
 
-  private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, error?: string): Promise<void> {
+  private async deliveryLogPage(reply: FastifyReply, at: ProductPage, endpointId: string, status: number, said?: Said): Promise<void> {
     const endpoint = await this.endpoint(at, endpointId);
-    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), error));
+    await this.replies.page(reply, status, deliveryLogPage(at, endpoint, await this.deliveries.of(endpointId), said));
   }
 }

@@ -5,10 +5,10 @@ import { detailFilterFields, detailsTables, hiddenDetailFilters } from './entry-
 import type { ProductPage } from '../product-page';
 import type { PlaceChangeView } from '../../line/line.dto';
 import type { ReferralView } from '../../referrals/referrals.dto';
-import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 import type { ReachedMilestone } from '../../referrals/referral-lists';
-import type { BulkAction, BulkForecast, BulkOutcome, BulkRequest } from '../bulk-actions';
-import { counted, entriesCount, refusedCount } from '../messages';
+import type { BulkAction, BulkForecast, BulkRequest } from '../bulk-actions';
+import { counted, entriesCount } from '../messages';
 import type { ListQuery } from '../../entries/entries.service';
 import { milestonesTable, referralsTable, timeline } from './referrals';
 
@@ -17,15 +17,11 @@ export interface EntriesView {
   nextCursor: string | null;
   email?: string;
   state?: string;
-  /** What the last bulk action did, shown once. */
-  bulk?: BulkOutcome;
-  /** What an import just did, in words. */
-  imported?: string;
   /** The filters on answers and attribution, as given (DETAIL_FILTER_FIELDS). */
   detailFilters: Record<string, string>;
 }
 
-export function entriesPage(at: ProductPage, view: EntriesView): string {
+export function entriesPage(at: ProductPage, view: EntriesView, said?: Said): string {
   const { identity, product } = at;
   const base = `${at.base}/entries`;
   const filters = { ...(view.email ? { email: view.email } : {}), ...(view.state ? { state: view.state } : {}), ...view.detailFilters };
@@ -33,7 +29,6 @@ export function entriesPage(at: ProductPage, view: EntriesView): string {
   return frame(
     `Entries of ${product.name}`,
     html`<h1>Entries</h1>
-${view.imported ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.imported}</p>` : ''}
 <form method="get" action="${base}" style="margin-bottom:1rem">
   <input type="search" name="email" placeholder="Find by email" value="${view.email ?? ''}">
   <select name="state"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
@@ -44,7 +39,6 @@ ${view.imported ? html`<p role="status" class="pill" style="display:inline-block
   <a href="${base}.csv?${new URLSearchParams(filters).toString()}">Export CSV</a>
   <a href="${base}/import">Import CSV</a>
 </form>
-${view.bulk ? bulkResult(view.bulk) : ''}
 <form method="get" action="${base}/bulk">
 ${view.email ? html`<input type="hidden" name="email" value="${view.email}">` : ''}${view.state ? html`<input type="hidden" name="state" value="${view.state}">` : ''}${hiddenDetailFilters(view.detailFilters)}
 <div class="scroll"><table><tr><th><span class="muted" title="Select for a bulk action">✓</span></th><th>Email</th><th>State</th><th>Signed up</th><th>Confirmed</th><th>Invited</th><th>Referrals</th></tr>
@@ -60,6 +54,7 @@ ${view.entries.length ? view.entries.map(
 </form>
 ${view.nextCursor ? html`<p><a href="${base}?${next.toString()}">Older entries →</a></p>` : ''}`,
     bar(identity, at, 'entries'),
+    said,
   );
 }
 
@@ -75,10 +70,9 @@ export interface EntryView {
   history: PlaceChangeView[];
   milestones: ReachedMilestone[];
   details: EntryDetails | undefined;
-  message?: string;
 }
 
-export function entryPage(at: ProductPage, view: EntryView): string {
+export function entryPage(at: ProductPage, view: EntryView, said?: Said): string {
   const { identity, base } = at;
   const { entry } = view;
   const action = (name: string) => `${base}/entries/${entry.id}/${name}`;
@@ -99,7 +93,6 @@ export function entryPage(at: ProductPage, view: EntryView): string {
     entry.email,
     html`<p><a href="${base}/entries">← Entries</a></p>
 <h1>${entry.email}</h1>
-${view.message ? html`<p role="status" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.message}</p>` : ''}
 ${view.place !== null ? html`<p>Place in line: <strong>#${view.place}</strong></p>` : ''}
 <div class="scroll"><table class="fields">${rows.map(([label, value]) => html`<tr><th>${label}</th><td>${value ?? '—'}</td></tr>`)}</table></div>
 <p style="margin-top:1rem">
@@ -113,6 +106,7 @@ ${referralsTable(at, entry.id, view.referrals)}
 ${milestonesTable(view.milestones)}
 ${timeline(view.history)}`,
     bar(identity, at, 'entries'),
+    said,
   );
 }
 
@@ -139,13 +133,12 @@ The address may sign up again, as a new entry at the back of the line.</p>`,
   });
 }
 
-/** The front of the line, `shown` at most, with the result of the last invite-next. */
-export function linePage(at: ProductPage, line: EntryRecord[], shown: number, result?: { invited: number; failed: number }): string {
+/** The front of the line, `shown` at most, with what the last invite-next said. */
+export function linePage(at: ProductPage, line: EntryRecord[], shown: number, said?: Said): string {
   const { identity, base } = at;
   return frame(
     'Line',
     html`<h1>The line</h1>
-${result ? html`<p role="status">${result.invited} invited${result.failed ? html`; ${result.failed} could not be mailed and keep their place` : ''}.</p>` : ''}
 <form method="post" action="${base}/line/invite-next" style="margin-bottom:1rem"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
   Invite the next <input type="number" name="count" min="1" max="1000" value="10" style="width:6rem"> in line <button type="submit">Invite</button></form>
 <div class="scroll"><table><tr><th>Place</th><th>Email</th><th>Confirmed</th><th>Referrals</th><th>Moved up</th></tr>
@@ -154,10 +147,10 @@ ${line.length ? line.map(
 ) : html`<tr><td colspan="5" class="muted">Nobody is waiting.</td></tr>`}
 </table></div>${line.length === shown ? html`<p class="muted">The first ${shown} in line.</p>` : ''}`,
     bar(identity, at, 'line'),
+    said,
   );
 }
 
-const DONE_WORDS: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
 
 /** The entries list's filters as its address carries them, so that a bulk action's pages lead back to the list as it was. */
 function listFilters(filters: ListQuery): Record<string, string> {
@@ -177,19 +170,6 @@ function listFilters(filters: ListQuery): Record<string, string> {
 export function listPath(at: ProductPage, filters: ListQuery): string {
   const query = new URLSearchParams(listFilters(filters)).toString();
   return `${at.base}/entries${query ? `?${query}` : ''}`;
-}
-
-/** "2 of 3 entries invited.", then each reason the others were refused for, once, with the entries it names. */
-function bulkResult(outcome: BulkOutcome): SafeHtml {
-  const named = outcome.refused.reduce((sum, reason) => sum + reason.named.length, 0);
-  const unnamed = outcome.total - outcome.done - named;
-  return html`<div role="status" class="card"><p>${counted(`{done, number} of {total, plural, one {# entry} other {# entries}} ${DONE_WORDS[outcome.action]}.`, { done: outcome.done, total: outcome.total })}</p>
-${outcome.refused.length ? html`<ul>${outcome.refused.map((reason) =>
-    reason.count === 1 && reason.named.length === 1
-      ? html`<li>${reason.named[0]}: ${reason.words}</li>`
-      : html`<li>${refusedCount(reason.code, reason.words, reason.count)}${reason.named.length ? html` <span class="muted">${reason.named.join(', ')}${reason.named.length < reason.count ? ', …' : ''}</span>` : ''}</li>`,
-  )}</ul>` : ''}
-${unnamed > 0 ? html`<p class="muted">${counted('{count, plural, one {# entry is} other {# entries are}} not named here.', { count: unnamed })}</p>` : ''}</div>`;
 }
 
 /** What the invitations will do under a capacity cap: how many it lets through, and why; null without a cap or when it lets every waiting entry through. */

@@ -1,11 +1,12 @@
 import { html } from '@app/shared';
 import type { ApiKey } from '@app/shared';
-import type { KeyPair } from '../../keys/keys.service';
+import type { Notice } from '../messages';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
 
-export function keysPage(at: ProductPage, keys: ApiKey[], publicBase: string, created?: KeyPair): string {
+export function keysPage(at: ProductPage, keys: ApiKey[], publicBase: string, notice?: Notice): string {
   const { identity, mode } = at;
+  const created = notice?.keyPair;
   const base = `${at.base}/keys`;
   return frame(
     'API keys',
@@ -22,6 +23,7 @@ ${keys.map(
 </table></div>
 ${formSnippet(publicBase, keys.find((key) => key.kind === 'publishable' && !key.revokedAt)?.hint)}`,
     bar(identity, at, 'keys'),
+    notice,
   );
 }
 

@@ -1,5 +1,6 @@
 import { html, SafeHtml } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
+import type { Notice } from '../messages';
 import { inUtc } from '../../common/html';
 import type { ProductPage } from '../product-page';
 
@@ -30,6 +31,8 @@ const STYLE = `
   .login input{width:100%;box-sizing:border-box;margin:.2rem 0 .8rem}
   h2{font-size:1.05rem;margin:1.5rem 0 .6rem}
   .notice{background:#fff8c5;border:1px solid #d4a72c;border-radius:8px;padding:.8rem;margin-bottom:1rem}
+  .said{background:#dafbe1;border:1px solid #4ac26b;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem;overflow-wrap:anywhere}
+  .said.refused{background:#ffebe9;border-color:#ff8182} .said ul{margin:.4rem 0 0;padding-left:1.2rem}
   .card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem}
   .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.8rem}
   .count{font-size:1.6rem;font-weight:600}
@@ -46,12 +49,22 @@ const STYLE = `
   }
 `;
 
-/** Every dashboard page: the head, the bar on top (if any) and the page's body. */
-export function frame(title: string, body: SafeHtml, header: SafeHtml | string = ''): string {
+/** What an action said, as the frame shows it: what it changed, or why it was refused. */
+export type Said = Pick<Notice, 'done' | 'notes' | 'refused'>;
+
+/** The one place a page says what the last action did: first under the bar, before the page's own heading. */
+function saidHtml(said: Said | undefined): SafeHtml | string {
+  if (said?.refused) return html`<p role="alert" class="said refused">${said.refused}</p>`;
+  if (!said?.done) return '';
+  return html`<div role="status" class="said">${said.done}${said.notes?.length ? html`<ul>${said.notes.map((note) => html`<li>${note}</li>`)}</ul>` : ''}</div>`;
+}
+
+/** Every dashboard page: the head, the bar on top (if any), what the last action said (if anything) and the page's body. */
+export function frame(title: string, body: SafeHtml, header: SafeHtml | string = '', said?: Said): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${title} · Waitlist</title><style>${new SafeHtml(STYLE)}</style></head>
-<body>${header}<main>${body}</main></body></html>`.value;
+<body>${header}<main>${saidHtml(said)}${body}</main></body></html>`.value;
 }
 
 /** A time as the dashboard shows it: UTC to the minute (or second), '—' for none. */

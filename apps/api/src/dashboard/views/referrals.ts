@@ -5,7 +5,7 @@ import type { PlaceChangeView } from '../../line/line.dto';
 import type { ReferralView } from '../../referrals/referrals.dto';
 import type { ReachedMilestone, ReferralToReview } from '../../referrals/referral-lists';
 import type { ProductPage } from '../product-page';
-import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 
 /** Each reason in the team's words. */
 export const REASONS: Record<ReferralReason, string> = {
@@ -93,7 +93,7 @@ ${history.length ? history.map((change) => html`<tr><td>${when(change.at, true)}
 }
 
 /** The product's withheld referrals, for the team to grant or revoke. */
-export function reviewPage(at: ProductPage, items: ReferralToReview[], shown: number, leaders: Referrer[] | null): string {
+export function reviewPage(at: ProductPage, items: ReferralToReview[], shown: number, leaders: Referrer[] | null, said?: Said): string {
   return frame(
     'Referrals to review',
     html`<h1>Referrals to review</h1>
@@ -106,6 +106,7 @@ ${items.length ? items.map(
 </table></div>${items.length === shown ? html`<p class="muted">The newest ${shown}.</p>` : ''}
 ${leaderboardTable(at, leaders)}`,
     bar(at.identity, at, 'referrals'),
+    said,
   );
 }
 

@@ -3,9 +3,9 @@ import type { RunEntries, RunEntry } from '../../releases/release-runs';
 import type { ReleaseRunView, ReleaseView } from '../../releases/releases.dto';
 import type { RunForecast } from '../../releases/run-forecast';
 import { EVERY_HOURS, runInWords, type ScheduleChoice, scheduleInWords, WEEKDAYS } from '../../releases/schedule-choice';
-import { counted, type Notice } from '../messages';
+import { counted } from '../messages';
 import type { ProductPage } from '../product-page';
-import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 
 export interface ReleaseForm extends ScheduleChoice {
   count: string;
@@ -63,17 +63,14 @@ function releaseForm(at: ProductPage, form: ReleaseForm): SafeHtml {
 }
 
 /** The releases of a product's mode, each with its next run in its zone, and the form that makes one. */
-export function releasesPage(at: ProductPage, releases: ReleaseView[], notice?: Notice & { error?: string }, form: ReleaseForm = EMPTY_FORM): string {
+export function releasesPage(at: ProductPage, releases: ReleaseView[], said?: Said, form: ReleaseForm = EMPTY_FORM): string {
   const { identity, mode } = at;
   const base = `${at.base}/releases`;
-  const ran = notice?.releaseRun;
   return frame(
     'Releases',
     html`<h1>Releases (${mode})</h1>
 <p class="muted">A release invites people from the front of the line on a schedule, once per run however many servers run the service.
 Each run is invite-next: whose mail fails stays in line. With a capacity cap (Settings), a run invites only up to the cap.</p>
-${ran ? html`<p role="status">The run invited ${ran.invited}${ran.failed ? html`; ${ran.failed} mails failed and those entries stay in line` : ''}${ran.skippedForCapacity ? html`; ${ran.skippedForCapacity} left out by the capacity cap` : ''}.</p>` : ''}
-${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
 ${releaseForm(at, form)}
 <div class="scroll"><table><tr><th>Release</th><th>Next run</th><th>Status</th><th></th></tr>
 ${releases.length ? releases.map(
@@ -85,6 +82,7 @@ ${askFirst(`${base}/${release.id}/run`, 'Run now', 'secondary')}${askFirst(`${ba
 ) : html`<tr><td colspan="4" class="muted">No releases yet.</td></tr>`}
 </table></div>`,
     bar(identity, at, 'releases'),
+    said,
   );
 }
 

@@ -48,6 +48,9 @@ export interface EditorState {
   notice?: Notice;
 }
 
+/** What a save of the slot's template changed. */
+export const savedWords = (kind: MailKind, slot: LocaleSlot): string => `Saved: the next ${kind} mails in ${LOCALE_WORDS[slot].toLowerCase()} use it.`;
+
 /** One template's editor: its fields, the variables it may use, the live preview, test send and reset. */
 export function templateEditor(at: ProductPage, state: EditorState): string {
   const { kind, slot, source, notice } = state;
@@ -62,10 +65,6 @@ export function templateEditor(at: ProductPage, state: EditorState): string {
     KIND_WORDS[kind],
     html`<h1>${KIND_WORDS[kind]} of ${at.product.name}</h1>
 <nav style="margin-bottom:1rem">${tabs}</nav>
-${notice?.saved ? html`<p role="status">Saved: the next ${kind} mails in ${LOCALE_WORDS[slot].toLowerCase()} use it.</p>` : ''}
-${notice?.reset ? html`<p role="status">Back to the default: this template is gone.</p>` : ''}
-${notice?.testMailTo ? html`<p role="status">A test mail went to ${notice.testMailTo}.</p>` : ''}
-${state.error ? html`<p role="alert" style="color:#cf222e">${state.error}</p>` : ''}
 <p class="muted">${state.saved ? 'This language has a template of its own.' : 'No template of its own yet: the fields start from the default mail.'} The text and the HTML must both show <code>{{ ${REQUIRED_LINK[kind]} }}</code>. Liquid tags work (if, for, assign, filters); include, render and layout do not. The HTML escapes every value.</p>
 <form id="template" method="post" action="${base}" data-preview="${base}/preview" class="card settings" style="max-width:none">
 <input type="hidden" name="_csrf" value="${at.identity.csrfToken}">
@@ -83,6 +82,7 @@ ${state.saved ? askFirst(`${base}/reset`, 'Back to the default') : ''}</p></form
 <table class="fields">${variables}</table>
 <script>${new SafeHtml(PREVIEW_SCRIPT)}</script>`,
     bar(at.identity, at, 'templates'),
+    state.error ? { refused: state.error } : notice,
   );
 }
 

@@ -1,13 +1,14 @@
 import { ENTRY_EVENT_TYPES, html, SignatureFormat, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../../webhooks/delivery-log';
 import { ROTATION_OVERLAP_MS } from '../../webhooks/webhooks.service';
+import type { Notice } from '../messages';
 import type { ProductPage } from '../product-page';
-import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
+import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 
 /** How an endpoint's deliveries are signed, by the name receivers know the scheme by. */
 const SIGNED_WITH: Record<SignatureFormat, string> = { service: 'Service-Signature', standard: 'Standard Webhooks' };
 
-export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], notice?: { secret?: string; error?: string; sent?: boolean }): string {
+export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], notice?: Notice): string {
   const { identity, mode } = at;
   const base = `${at.base}/webhooks`;
   const csrf = html`<input type="hidden" name="_csrf" value="${identity.csrfToken}">`;
@@ -17,8 +18,6 @@ export function webhooksPage(at: ProductPage, endpoints: WebhookEndpoint[], noti
     html`<h1>Webhook endpoints (${mode})</h1>
 ${notice?.secret ? html`<div role="status" class="notice">
 <p><strong>Copy the signing secret now: it is shown this once.</strong></p><p><code data-secret>${notice.secret}</code></p></div>` : ''}
-${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
-${notice?.sent ? html`<p role="status">A webhook.test event is on its way; see the delivery log.</p>` : ''}
 <form method="post" action="${base}" class="card" style="margin-bottom:1rem">${csrf}
   <p style="margin:0 0 .6rem"><input type="url" name="url" placeholder="https://example.com/webhooks" required style="width:28rem" aria-label="Endpoint URL"> <button type="submit">Add endpoint</button></p>
   ${ENTRY_EVENT_TYPES.map((type) => html`<label style="margin-right:.8rem"><input type="checkbox" name="events" value="${type}" checked> ${type}</label>`)}
@@ -36,17 +35,17 @@ ${post(`${endpoint.id}/${endpoint.disabledAt ? 'enable' : 'disable'}`, endpoint.
 ) : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`}
 </table></div>`,
     bar(identity, at, 'webhooks'),
+    notice,
   );
 }
 
-export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], error?: string): string {
+export function deliveryLogPage(at: ProductPage, endpoint: WebhookEndpoint, log: LoggedDelivery[], said?: Said): string {
   const { identity } = at;
   const base = `${at.base}/webhooks/${endpoint.id}`;
   return frame(
     'Delivery log',
     html`<p><a href="${at.base}/webhooks">← Webhook endpoints</a></p>
 <h1>Delivery log</h1><p class="muted">${endpoint.url} · signed with ${SIGNED_WITH[endpoint.signatureFormat]} · the last 100 deliveries of 30 days</p>
-${error ? html`<p role="alert" style="color:#cf222e">${error}</p>` : ''}
 <div class="scroll"><table><tr><th>Event</th><th>Status</th><th>Attempts (time · answer · duration)</th><th></th></tr>
 ${log.length ? log.map(
   (delivery) => html`<tr><td>${delivery.eventType}<br><span class="muted">${delivery.eventId} · ${delivery.id}</span></td>
@@ -56,6 +55,7 @@ ${log.length ? log.map(
 ) : html`<tr><td colspan="4" class="muted">No deliveries yet.</td></tr>`}
 </table></div>`,
     bar(identity, at, 'webhooks'),
+    said,
   );
 }
 
