@@ -93,9 +93,11 @@ describe('the messages after each action, in a real browser', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await said().textContent()).toContain('Saved: the next confirmation mails');
 
+    // Settings are in sections since this was written: a section's save says which.
     await nav('Settings');
-    await page.getByRole('button', { name: 'Save' }).first().click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('link', { name: 'Line and referrals', exact: true }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await said().textContent()).toContain('Saved. Line and referrals: what this page shows is in effect.');
   }, 90_000);
 
   it('acts without JavaScript: a grant’s and a move-up’s messages are kept across the redirect all the same', async () => {

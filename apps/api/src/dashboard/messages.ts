@@ -18,8 +18,6 @@ export interface Notice {
   secret?: string;
   /** A new sign-up hook: its URL and secret, shown this once. */
   loginHook?: NewLoginHook;
-  /** Kept for the settings page's own "Saved." until it says what it saved through `done`. */
-  saved?: boolean;
   /** What the action changed, in a sentence: the frame shows it under the bar (views/layout.ts), the one place for it. */
   done?: string;
   /** Lines under `done`: what the action left undone, and why. */

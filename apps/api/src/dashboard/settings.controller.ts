@@ -50,7 +50,7 @@ export class DashboardSettingsController {
       return this.replies.page(reply, status, settingsSectionPage(at, section, form));
     }
     const to = `${at.base}/settings/${section.path}`;
-    await this.replies.redirectWith(reply, to, at.identity, { saved: true });
+    await this.replies.redirectWith(reply, to, at.identity, { done: `Saved. ${section.title}: what this page shows is in effect.` });
   }
 }
 

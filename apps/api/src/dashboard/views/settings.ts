@@ -2,7 +2,7 @@ import { html, SafeHtml } from '@app/shared';
 import type { ProductPage } from '../product-page';
 import type { MilestoneRow, QuestionRow } from '../settings-builders';
 import { SETTINGS_SECTIONS, SettingsSection } from '../settings-sections';
-import { bar, frame } from './layout';
+import { bar, frame, Said } from './layout';
 import { sectionBody } from './settings-sections';
 
 /** A section's form as shown: its fields as text, the builders' rows, and a refusal with the field it names. */
@@ -85,7 +85,7 @@ export function settingsIndexPage(at: ProductPage): string {
 }
 
 /** A section of the settings: its own form, which posts its own fields and comes back here. */
-export function settingsSectionPage(at: ProductPage, section: SettingsSection, form: SectionForm, notice?: { saved?: boolean }): string {
+export function settingsSectionPage(at: ProductPage, section: SettingsSection, form: SectionForm, said?: Said): string {
   const fields = new SettingsFields(form);
   const body = sectionBody(section, fields, form);
   const error = form.error;
@@ -99,11 +99,11 @@ export function settingsSectionPage(at: ProductPage, section: SettingsSection, f
     html`<h1>${section.title}</h1>
 <p class="muted"><a href="${at.base}/settings">Settings of ${at.product.name}</a></p>
 ${sectionLinks(at, section)}
-${notice?.saved ? html`<p role="status">Saved.</p>` : ''}
 ${top}
 <form method="post" action="${at.base}/settings/${section.path}" class="card settings"><input type="hidden" name="_csrf" value="${at.identity.csrfToken}">
 ${body}
 <button type="submit">Save</button></form>`,
     bar(at.identity, at, 'settings'),
+    said,
   );
 }
