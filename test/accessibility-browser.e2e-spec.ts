@@ -71,7 +71,7 @@ describe('accessibility of the hosted and dashboard pages', () => {
     }
   }
 
-  it.each(SIZES)('the hosted pages at $width px: sign-up, check your inbox, confirm, invitation, my data', async (size) => {
+  it.each(SIZES)('the hosted pages at $width px: sign-up, check your inbox, confirm, the status page, invitation, my data', async (size) => {
     found.length = 0;
     await page.setViewportSize(size);
     for (const path of publicPages) {
@@ -83,6 +83,11 @@ describe('accessibility of the hosted and dashboard pages', () => {
     await page.getByRole('button', { name: 'Join the waitlist' }).click();
     await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
     await check('check your inbox');
+    await page.goto(await confirmPath(stack, `katherine.${size.width}@acme-notes.example`));
+    await check('confirm, before');
+    await page.getByRole('button', { name: 'Confirm my address' }).click();
+    await page.getByText('Share your link').waitFor();
+    await check('status, after confirming');
     expect(found).toEqual([]);
   }, 60_000);
 
