@@ -16,7 +16,7 @@ async function dashboardSnippet(stack: Stack, product: Product, base: string): P
   await stack.api.get(DashboardAuthService).createUser(email, PASSWORD, product.id);
   const { cookie } = await signIn(stack, email);
   const page = (await stack.request({ method: 'GET', url: `/dashboard/${product.id}/test/keys`, headers: { cookie } })).text;
-  const code = /<pre class="scroll"><code>([^<]*)<\/code><\/pre>/.exec(page)![1];
+  const code = /<pre class="scroll"[^>]*><code>([^<]*)<\/code><\/pre>/.exec(page)![1];
   return code.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&').replaceAll(stack.config.PUBLIC_BASE_URL, base);
 }
 

@@ -31,7 +31,7 @@ export function entriesPage(at: ProductPage, view: EntriesView, said?: Said): st
     html`<h1>Entries</h1>
 <form method="get" action="${base}" style="margin-bottom:1rem">
   <input type="search" name="email" placeholder="Find by email" value="${view.email ?? ''}">
-  <select name="state"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
+  <select name="state" aria-label="State"><option value="">Every state</option>${(['pending', 'confirmed', 'invited', 'redeemed'] as const).map(
     (state) => html`<option value="${state}"${new SafeHtml(view.state === state ? ' selected' : '')}>${state}</option>`,
   )}</select>
   ${detailFilterFields(product.questions, view.detailFilters)}
@@ -140,7 +140,7 @@ export function linePage(at: ProductPage, line: EntryRecord[], shown: number, sa
     'Line',
     html`<h1>The line</h1>
 <form method="post" action="${base}/line/invite-next" style="margin-bottom:1rem"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
-  Invite the next <input type="number" name="count" min="1" max="1000" value="10" style="width:6rem"> in line <button type="submit">Invite</button></form>
+  Invite the next <input type="number" name="count" min="1" max="1000" value="10" style="width:6rem" aria-label="How many to invite"> in line <button type="submit">Invite</button></form>
 <div class="scroll"><table><tr><th>Place</th><th>Email</th><th>Confirmed</th><th>Referrals</th><th>Moved up</th></tr>
 ${line.length ? line.map(
   (entry, i) => html`<tr><td>#${i + 1}</td><td><a href="${base}/entries/${entry.id}">${entry.email}</a></td><td>${when(entry.confirmedAt)}</td><td>${entry.referrals}</td><td>${entry.movedUp}</td></tr>`,

@@ -33,7 +33,7 @@ export function formSnippet(publicBase: string, hint: string | undefined, headin
   const hosted = `${publicBase}/w/${hint}`;
   return html`<h2>${heading}</h2>
 <p class="wrap">Paste this where the form should appear. It shows the form, then the person's place, referral link and, when you show one, the leaderboard. Without JavaScript it is a link to the hosted form (<a href="${hosted}">${hosted}</a>).</p>
-<pre class="scroll"><code>${`<script src="${publicBase}/embed.js" data-key="${hint}" async></script>\n<noscript><a href="${hosted}">Join the waitlist</a></noscript>`}</code></pre>`;
+<pre class="scroll" tabindex="0" aria-label="The snippet for your site"><code>${`<script src="${publicBase}/embed.js" data-key="${hint}" async></script>\n<noscript><a href="${hosted}">Join the waitlist</a></noscript>`}</code></pre>`;
 }
 
 /** What revoking a key stops (KeysService.revokeById: this one key, honoured at once by every process through KeyCache). */

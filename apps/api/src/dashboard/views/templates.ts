@@ -76,7 +76,7 @@ ${state.saved ? askFirst(`${base}/reset`, 'Back to the default') : ''}</p></form
 <h2>Preview: the mail as it would go out now</h2>
 <p role="alert" id="preview-error" style="color:#cf222e"></p>
 <div class="card"><p><strong>Subject:</strong> <span id="preview-subject">${state.preview?.subject ?? ''}</span></p>
-<pre id="preview-text" style="white-space:pre-wrap">${state.preview?.text ?? ''}</pre>
+<pre id="preview-text" style="white-space:pre-wrap;overflow-wrap:anywhere">${state.preview?.text ?? ''}</pre>
 <iframe id="preview-html" title="The HTML part" sandbox="" style="width:100%;height:24rem;border:1px solid #d0d7de;border-radius:6px;background:#fff" srcdoc="${state.preview?.html ?? ''}"></iframe></div>
 <h2>Variables</h2>
 <table class="fields">${variables}</table>
