@@ -39,6 +39,7 @@ let ready = false;
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (result.error) console.error(`${command} ${args.join(' ')} could not run (${result.error.code ?? result.error.message}): check that ${command} is on PATH.`);
   if (result.status !== 0) return stop(result.status ?? 1).then(() => null);
   return Promise.resolve(result.stdout);
 }

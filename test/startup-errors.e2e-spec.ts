@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -131,6 +131,23 @@ describe('starting with a misconfiguration', () => {
         '  Docker:            docker run -d -p 6379:6379 redis:7, then REDIS_URL=redis://localhost:6379',
       ].join('\n'),
     );
+  });
+
+  it('npm start that must build but finds no npm on PATH says so, rather than exiting in silence', async () => {
+    // A checkout with nothing built, so that npm start's first step is the build.
+    const checkout = join(dataDir, 'unbuilt');
+    cpSync(join(ROOT, 'scripts'), join(checkout, 'scripts'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
+    for (const folder of ['apps', 'libs']) mkdirSync(join(checkout, folder));
+    const bin = join(dataDir, 'node-only');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const result = await promisify(execFile)('node', ['scripts/start.js'], { cwd: checkout, env: { PATH: bin } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim()).toBe('npm run --silent build:js could not run (ENOENT): check that npm is on PATH.');
   });
 
   it.each(cases)('$name: each entry point says it in one sentence, without a stack trace, and exits non-zero', async ({ env, sentence }) => {

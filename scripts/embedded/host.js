@@ -253,6 +253,8 @@ process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));
 
 main().catch((error) => {
-  process.send?.({ error: error instanceof Refusal ? error.message : `The embedded servers did not start: ${firstLine(error)}` });
-  stop(1);
+  const said = { error: error instanceof Refusal ? error.message : `The embedded servers did not start: ${firstLine(error)}` };
+  // Exit only once the refusal is written: process.exit drops what the channel still holds.
+  if (process.send) process.send(said, () => stop(1));
+  else stop(1);
 });

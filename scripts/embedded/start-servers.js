@@ -22,7 +22,9 @@ function startEmbeddedServers(options) {
       if (message.ready) resolve({ ...message.ready, pid: host.pid, stop });
       else reject(new EmbeddedServersError(message.error));
     });
-    exited.then((code) => reject(new EmbeddedServersError(`The embedded servers stopped at start (exit code ${code}).`)));
+    // The channel closes after its last message is read, which the exit can overtake: a refusal the
+    // host sent just before it exited is still the answer.
+    host.once('disconnect', () => exited.then((code) => reject(new EmbeddedServersError(`The embedded servers stopped at start (exit code ${code}).`))));
   });
 }
 
