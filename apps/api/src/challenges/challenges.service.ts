@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, ChallengeMode, Clock, countOfDay, Metrics, Product, RedisClient, refusedCountType } from '@app/shared';
+import { APP_CONFIG, AppConfig, ChallengeMode, Clock, countOfDay, derivedKeys, Metrics, Product, RedisClient, refusedCountType } from '@app/shared';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import { LRUCache } from 'lru-cache';
-import { createHash, hkdfSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -44,7 +44,7 @@ export class ChallengesService {
     private readonly clock: Clock,
     metrics: Metrics,
   ) {
-    this.hmacKey = Buffer.from(hkdfSync('sha256', config.ENCRYPTION_KEY[0], Buffer.alloc(0), 'waitlist sign-up challenges', 32)).toString('hex');
+    this.hmacKey = derivedKeys(config.ENCRYPTION_KEY[0], 'waitlist sign-up challenges')[0].toString('hex');
     this.prefix = `${config.QUEUE_PREFIX}:challenge:`;
     this.refused = metrics.signupsRefused();
   }

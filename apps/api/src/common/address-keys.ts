@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { derivedKeys } from '@app/shared';
+import { createHmac } from 'node:crypto';
 
 /**
  * How an address is named in a Redis key: an HMAC under a key derived from ENCRYPTION_KEY's first key,
@@ -9,7 +10,7 @@ export class AddressKeys {
   private readonly key: Buffer;
 
   constructor(encryptionKey: Buffer[]) {
-    this.key = Buffer.from(hkdfSync('sha256', encryptionKey[0], Buffer.alloc(0), 'waitlist address keys', 32));
+    [this.key] = derivedKeys(encryptionKey[0], 'waitlist address keys');
   }
 
   of(address: string): string {

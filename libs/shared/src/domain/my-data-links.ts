@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { SigningRing } from './secrets';
 
 /** How long a my-data link works from its mail: long enough to open the mail, short enough that an old mail is no key. */
 export const MY_DATA_LINK_MS = 60 * 60_000;
@@ -10,15 +10,15 @@ export const MY_DATA_LINK_MS = 60 * 60_000;
  * of the last hour working (the first key signs, each verifies).
  */
 export class MyDataLinks {
-  private readonly keys: Buffer[];
+  private readonly ring: SigningRing;
 
   constructor(encryptionKey: Buffer | Buffer[]) {
-    this.keys = [encryptionKey].flat().map((key) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'waitlist my-data links', 32)));
+    this.ring = new SigningRing(encryptionKey, 'waitlist my-data links');
   }
 
   sign(entryId: string, expiresAt: Date): string {
     const payload = `${entryId}.${expiresAt.getTime().toString(36)}`;
-    return `${payload}.${mac(this.keys[0], payload)}`;
+    return `${payload}.${this.ring.sign(payload)}`;
   }
 
   /** The entry id of a token this service signed and whose end is after `now`; null for anything else. */
@@ -27,14 +27,7 @@ export class MyDataLinks {
     if (parts.length !== 3) return null;
     const [entryId, end, signature] = parts;
     const payload = `${entryId}.${end}`;
-    const given = Buffer.from(signature);
-    const signed = this.keys.some((key) => {
-      const expected = Buffer.from(mac(key, payload));
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-    if (!signed || !(parseInt(end, 36) > now.getTime())) return null;
+    if (!this.ring.verify(payload, signature) || !(parseInt(end, 36) > now.getTime())) return null;
     return entryId;
   }
 }
-
-const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');

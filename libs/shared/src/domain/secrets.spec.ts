@@ -1,4 +1,4 @@
-import { hashToken, hashTokenHex, newId, newReferralCode, newToken, sameSecret } from './secrets';
+import { derivedKeys, hashToken, hashTokenHex, newId, newReferralCode, newToken, sameSecret, SigningRing } from './secrets';
 
 describe('secrets', () => {
   it('tokens carry 256 random bits, URL-safe, with an optional prefix', () => {
@@ -24,5 +24,36 @@ describe('secrets', () => {
     const codes = new Set(Array.from({ length: 1000 }, newReferralCode));
     expect(codes.size).toBe(1000);
     for (const code of codes) expect(code).toMatch(/^[a-km-np-z2-9]{12}$/);
+  });
+
+  describe(SigningRing.name, () => {
+    const [old, current] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+
+    it('verifies what the first key signed, and what an older key of the ring signed, for its purpose only', () => {
+      const before = new SigningRing([old], 'a purpose').sign('payload');
+      const rotated = new SigningRing([current, old], 'a purpose');
+      expect(rotated.verify('payload', before)).toBe(true);
+      expect(rotated.verify('payload', rotated.sign('payload'))).toBe(true);
+      expect(rotated.verify('another payload', before)).toBe(false);
+      expect(new SigningRing([current, old], 'another purpose').verify('payload', before)).toBe(false);
+      expect(new SigningRing([current], 'a purpose').verify('payload', before)).toBe(false);
+    });
+
+    it('keeps the bytes it is asked for, and refuses a signature of another length or spelling', () => {
+      const ring = new SigningRing([current], 'a purpose', 16);
+      const signature = ring.sign('payload');
+      expect(signature).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(ring.verify('payload', signature.slice(0, -1))).toBe(false);
+      expect(ring.verify('payload', `${signature}A`)).toBe(false);
+      expect(ring.verify('payload', `${signature.slice(0, 10)}!${signature.slice(10)}`)).toBe(false);
+      expect(ring.verify('payload', '')).toBe(false);
+    });
+
+    it('derives one key per key of the ring, different for each purpose', () => {
+      const [a] = derivedKeys(current, 'a purpose');
+      expect(a).toHaveLength(32);
+      expect(a.equals(derivedKeys(current, 'another purpose')[0])).toBe(false);
+      expect(derivedKeys([current, old], 'a purpose')).toHaveLength(2);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type IdPrefix = 'ent' | 'evt' | 'we' | 'dlv' | 'prod' | 'key' | 'usr' | 'lh' | 'rfl' | 'rel' | 'run' | 'tpl';
 
@@ -32,4 +32,37 @@ const REFERRAL_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 /** A short, readable referral code: 12 characters of an alphabet without look-alikes (60 bits). */
 export function newReferralCode(): string {
   return Array.from(randomBytes(12), (byte) => REFERRAL_ALPHABET[byte % REFERRAL_ALPHABET.length]).join('');
+}
+
+/** One key per key of ENCRYPTION_KEY's ring, derived for one purpose, so no two purposes share a key. */
+export function derivedKeys(encryptionKey: Buffer | Buffer[], purpose: string): Buffer[] {
+  return [encryptionKey].flat().map((key) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32)));
+}
+
+/**
+ * HMAC signatures under keys derived from ENCRYPTION_KEY's ring for one purpose: the first key signs,
+ * each verifies, so what was signed before a rotation still verifies after it. Nothing is stored.
+ */
+export class SigningRing {
+  private readonly keys: Buffer[];
+
+  /** `bytes`: how much of the HMAC a signature keeps (a token a person carries may be shorter). */
+  constructor(encryptionKey: Buffer | Buffer[], purpose: string, private readonly bytes = 32) {
+    this.keys = derivedKeys(encryptionKey, purpose);
+  }
+
+  /** The payload's signature, base64url. */
+  sign(payload: string): string {
+    return this.mac(this.keys[0], payload).toString('base64url');
+  }
+
+  /** Whether `signature` is the payload's under some key of the ring, compared in constant time. */
+  verify(payload: string, signature: string): boolean {
+    const given = Buffer.from(signature, 'base64url');
+    return given.length === this.bytes && given.toString('base64url') === signature && this.keys.some((key) => timingSafeEqual(this.mac(key, payload), given));
+  }
+
+  private mac(key: Buffer, payload: string): Buffer {
+    return createHmac('sha256', key).update(payload).digest().subarray(0, this.bytes);
+  }
 }

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { newToken } from './secrets';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { derivedKeys, newToken } from './secrets';
 
 /**
  * How deliveries to an endpoint are signed, chosen when it is created: service, our Service-Signature
@@ -75,7 +75,7 @@ export class SecretBox {
   private readonly keys: Buffer[];
 
   constructor(encryptionKey: Buffer | Buffer[], purpose = WEBHOOK_SECRETS) {
-    this.keys = [encryptionKey].flat().map((key) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32)));
+    this.keys = derivedKeys(encryptionKey, purpose);
   }
 
   seal(secret: string): Buffer {
