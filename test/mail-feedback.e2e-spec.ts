@@ -5,9 +5,10 @@ import { MailFeedbackService } from '../apps/api/src/mail-feedback/mail-feedback
 import { EXPORT_SECTIONS } from '../apps/api/src/personal-data/export';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
-import { events } from './support/flows';
+import { events, joinLine, signUp } from './support/flows';
 import { api, invitationStack, invitationsTo, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 describe(MailFeedbackService.name, () => {
   let stack: Stack;
@@ -43,6 +44,20 @@ describe(MailFeedbackService.name, () => {
     await apply(feedback('hard_bounce', first.email));
     expect(await bouncedEvents(first.id)).toHaveLength(1);
     expect((await entry(first.id))!.undeliverableAt).toEqual(marked!.undeliverableAt);
+  });
+
+  it('counts each mail handed over as sent, for the rates: confirmations and invitations, on their day', async () => {
+    const made = await product();
+    const sent = async () =>
+      Number((await stack.db.query(`SELECT coalesce(sum(count), 0) AS n FROM daily_mail_counts WHERE product_id = $1 AND mode = 'live' AND kind = 'sent'`, [made.id]))[0].n);
+    const emails = [1, 2, 3].map((n) => `counted-${n}-${made.id}@example.com`);
+    await Promise.all(emails.map((email) => signUp(stack, made.keys.live.publishable, email)));
+    await waitFor(async () => (await sent()) === 3, 'three confirmation mails counted');
+    const joined = await joinLine(stack, made.keys.live.publishable, `counted-4-${made.id}@example.com`);
+    expect(await sent()).toBe(4);
+    expect((await api(stack, made.keys.live.secret).invite(joined.id)).status).toBe(200);
+    await waitFor(() => invitationsTo(stack, joined.email).length === 1, 'the invitation');
+    expect(await sent()).toBe(5);
   });
 
   it("puts the address's bounces in the person's export", async () => {

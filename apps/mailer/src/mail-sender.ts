@@ -5,6 +5,7 @@ import {
   AppConfig,
   applyBounce,
   Clock,
+  countedIn,
   countMailsSent,
   domainOf,
   DomainPace,
@@ -101,7 +102,8 @@ export class MailSender {
   /**
    * sendToPending's statement for the mails being prepared at the same time, one per batch: the
    * entries still pending (locked against deletion, in id order, until it ends) with their languages and
-   * their products' names, and each mail's token hashes stored for its entry.
+   * their products' names, each mail's token hashes stored for its entry, and the mails counted for the
+   * overview's rates.
    */
   private readonly storeForPending = groupCommits<
     { entryId: string; tokens: { hash: Buffer; purpose: TokenPurpose }[] },
@@ -118,11 +120,10 @@ export class MailSender {
            INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
            SELECT token.hash, entry.id, token.purpose, $5
            FROM entry JOIN unnest($2::text[], $3::bytea[], $4::text[]) AS token (entry_id, hash, purpose) ON token.entry_id = entry.id
-         )
+         ), counted AS (${countedIn('entry', '$5', `'sent'`)})
          SELECT id, email, locale, product_id, mode, name, sender_name, key FROM entry`,
         [mails.map((mail) => mail.entryId), tokens.map((token) => token.entryId), tokens.map((token) => token.hash), tokens.map((token) => token.purpose), now],
       );
-      await countMailsSent(this.db.manager, rows.map((row) => ({ productId: row.product_id, mode: row.mode })), now);
       const pending = new Map(
         rows.map((row) => [row.id, { email: row.email, locale: row.locale, product: { id: row.product_id, name: row.name, senderName: row.sender_name }, publishableKey: row.key }]),
       );

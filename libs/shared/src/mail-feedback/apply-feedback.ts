@@ -106,11 +106,21 @@ export async function countMailsSent(manager: EntityManager, entries: { productI
  */
 async function countDaily(manager: EntityManager, kind: FeedbackKind | 'sent', entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
   if (entries.length === 0) return;
-  await manager.query(
-    `INSERT INTO daily_mail_counts (product_id, mode, day, kind, count)
-     SELECT product_id, mode, ($3::timestamptz AT TIME ZONE 'UTC')::date, $4, count(*) FROM unnest($1::text[], $2::text[]) AS t (product_id, mode)
+  await manager.query(countedIn('unnest($1::text[], $2::text[]) AS t (product_id, mode)', '$3', '$4'), [
+    entries.map((entry) => entry.productId),
+    entries.map((entry) => entry.mode),
+    now,
+    kind,
+  ]);
+}
+
+/**
+ * The statement that adds each row of `rows` (a relation with product_id and mode) to its day's count of
+ * `kind`, the day of the timestamp `at`: on its own, or as a part of the statement that makes the mails.
+ */
+export function countedIn(rows: string, at: string, kind: string): string {
+  return `INSERT INTO daily_mail_counts (product_id, mode, day, kind, count)
+     SELECT product_id, mode, (${at}::timestamptz AT TIME ZONE 'UTC')::date, ${kind}, count(*) FROM ${rows}
      GROUP BY 1, 2 ORDER BY 1, 2
-     ON CONFLICT (product_id, mode, day, kind, stripe) DO UPDATE SET count = daily_mail_counts.count + EXCLUDED.count`,
-    [entries.map((entry) => entry.productId), entries.map((entry) => entry.mode), now, kind],
-  );
+     ON CONFLICT (product_id, mode, day, kind, stripe) DO UPDATE SET count = daily_mail_counts.count + EXCLUDED.count`;
 }
