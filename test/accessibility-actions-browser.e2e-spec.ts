@@ -6,7 +6,7 @@ import { PersonalDataService } from '../apps/api/src/personal-data/personal-data
 import { ReleasesService } from '../apps/api/src/releases/releases.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { Findings, SIZES } from './support/axe';
-import { launchBrowser, serve } from './support/browser';
+import { launchBrowser, serve, signInOn } from './support/browser';
 import { PASSWORD, signIn } from './support/dashboard';
 import { joinLine, signUp } from './support/flows';
 import { api, invitationsTo } from './support/invitations';
@@ -115,11 +115,7 @@ describe('accessibility of the pages behind actions', () => {
     findings = new Findings(page);
     await page.setViewportSize(size);
     await page.context().clearCookies();
-    await page.goto('/dashboard/login');
-    await page.getByLabel('Email').fill('ada.lovelace@acme-notes.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Your products' }).waitFor();
+    await signInOn(page, 'ada.lovelace@acme-notes.example', PASSWORD);
     for (const path of dashboardPages) {
       expect([path, (await page.goto(path))?.status()]).toEqual([path, 200]);
       await check(path);

@@ -1,7 +1,7 @@
 import { Browser, Page } from 'playwright-core';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
 import { Findings, SIZES } from './support/axe';
-import { launchBrowser, serve } from './support/browser';
+import { launchBrowser, serve, signInOn } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { confirmPath, joinLine } from './support/flows';
 import { api, invitationsTo } from './support/invitations';
@@ -87,10 +87,7 @@ describe('accessibility of the hosted and dashboard pages', () => {
     await page.context().clearCookies();
     await page.goto('/dashboard/login');
     await check('sign-in');
-    await page.getByLabel('Email').fill('ada.lovelace@acme-notes.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Your products' }).waitFor();
+    await signInOn(page, 'ada.lovelace@acme-notes.example', PASSWORD);
     for (const path of dashboardPages) {
       await page.goto(path);
       await check(path);

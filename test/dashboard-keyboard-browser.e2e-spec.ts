@@ -127,8 +127,10 @@ describe('the dashboard and the hosted form by keyboard alone', () => {
     await shown.waitFor();
   }
 
-  /** The first Tab of a page reaches "Skip to content", shown on screen; Enter moves focus to the main content. */
+  /** The first Tab of a page reaches "Skip to content", off screen until then; Enter moves focus to the main content. */
   async function skips(): Promise<void> {
+    const hidden = (await page.getByRole('link', { name: 'Skip to content' }).boundingBox())!;
+    expect(hidden.y + hidden.height).toBeLessThanOrEqual(0);
     await page.keyboard.press('Tab');
     const skip = await focused(page);
     expect([skip.tag, skip.name, skip.onScreen]).toEqual(['a', 'Skip to content', true]);
