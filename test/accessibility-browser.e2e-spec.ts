@@ -1,18 +1,13 @@
 import { Browser, Page } from 'playwright-core';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { seriousViolations } from './support/axe';
-import { launchBrowser, serve } from './support/browser';
+import { Findings, SIZES } from './support/axe';
+import { launchBrowser, serve, signInOn } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { confirmPath, joinLine } from './support/flows';
 import { api, invitationsTo } from './support/invitations';
 import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
-
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
 
 /** axe-core on the hosted pages and the dashboard's main pages, at a laptop's and a phone's size: no serious or critical violation. */
 describe('accessibility of the hosted and dashboard pages', () => {
@@ -63,16 +58,11 @@ describe('accessibility of the hosted and dashboard pages', () => {
     await stack?.stop();
   });
 
-  /** The violations of each page, by page and size: one run names them all. */
-  const found: string[] = [];
-  async function check(name: string): Promise<void> {
-    for (const violation of await seriousViolations(page)) {
-      found.push(`${name} (${page.viewportSize()!.width} px): ${violation.impact} ${violation.id}: ${violation.help}: ${violation.targets.join(', ')}`);
-    }
-  }
+  let findings: Findings;
+  const check = (name: string) => findings.check(name);
 
   it.each(SIZES)('the hosted pages at $width px: sign-up, check your inbox, confirm, the status page, invitation, my data', async (size) => {
-    found.length = 0;
+    findings = new Findings(page);
     await page.setViewportSize(size);
     for (const path of publicPages) {
       await page.goto(path);
@@ -88,23 +78,20 @@ describe('accessibility of the hosted and dashboard pages', () => {
     await page.getByRole('button', { name: 'Confirm my address' }).click();
     await page.getByText('Share your link').waitFor();
     await check('status, after confirming');
-    expect(found).toEqual([]);
+    expect(findings.found).toEqual([]);
   }, 60_000);
 
   it.each(SIZES)('the dashboard at $width px: sign-in and its main pages', async (size) => {
-    found.length = 0;
+    findings = new Findings(page);
     await page.setViewportSize(size);
     await page.context().clearCookies();
     await page.goto('/dashboard/login');
     await check('sign-in');
-    await page.getByLabel('Email').fill('ada.lovelace@acme-notes.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Your products' }).waitFor();
+    await signInOn(page, 'ada.lovelace@acme-notes.example', PASSWORD);
     for (const path of dashboardPages) {
       await page.goto(path);
       await check(path);
     }
-    expect(found).toEqual([]);
+    expect(findings.found).toEqual([]);
   }, 120_000);
 });

@@ -24,11 +24,17 @@ export async function dashboardPage(stack: Stack, email: string, password: strin
   const page = await browser.newPage({ baseURL: await serve(stack) });
   // Far below a test's own timeout, so that a missing element is reported by name.
   page.setDefaultTimeout(10_000);
+  await signInOn(page, email, password);
+  return { browser, page };
+}
+
+/** Signs in by the sign-in form, as a person does, and waits for the products' list. */
+export async function signInOn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/dashboard/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  return { browser, page };
+  await page.getByRole('heading', { name: 'Your products' }).waitFor();
 }
 
 /** A customer's page on another origin, with a Content-Security-Policy that allows only the service's origin. */

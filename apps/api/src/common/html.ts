@@ -1,6 +1,20 @@
 import { html, Locale, pickLocale, Product, SafeHtml, translator, Translator } from '@app/shared';
 
-const STYLE = `
+/**
+ * What every page, hosted or dashboard, shows the keyboard: a link to skip to the content, off screen
+ * until focused, and a ring on whatever has focus: black, 3 px, 2 px out, so that it stands
+ * out at least 3:1 from the light backgrounds and from the blue and red buttons alike.
+ */
+export const KEYBOARD_STYLE = `
+  :focus-visible{outline:3px solid #000;outline-offset:2px}
+  a.skip{position:absolute;left:.5rem;top:-4rem;z-index:1;padding:.5rem .9rem;background:#fff;color:#0969da;border:1px solid #d0d7de;border-radius:6px}
+  a.skip:focus{top:.5rem}
+`;
+
+/** The first thing a keyboard reaches on every page: past the bar, to `<main id="main">` (focusable, so that focus moves there). */
+export const skipLink = (label: string): SafeHtml => html`<a class="skip" href="#main">${label}</a>`;
+
+const STYLE = `${KEYBOARD_STYLE}
   body{font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
   main{max-width:28rem;margin:10vh auto;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:2rem}
   h1{font-size:1.4rem;margin:0 0 .75rem}
@@ -27,7 +41,7 @@ export function page(title: string, body: SafeHtml, lang: Locale = 'en'): string
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><meta name="referrer" content="no-referrer"><title>${title}</title>
 <style>${new SafeHtml(STYLE)}</style></head>
-<body><main>${body}</main></body></html>`.value;
+<body>${skipLink(translator(lang).text('page.skip'))}<main id="main" tabindex="-1">${body}</main></body></html>`.value;
 }
 
 export function renderMessagePage(title: string, message: string, lang: Locale = 'en'): string {

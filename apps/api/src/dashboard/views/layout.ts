@@ -1,10 +1,10 @@
 import { html, SafeHtml } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
 import type { Notice } from '../messages';
-import { inUtc } from '../../common/html';
+import { inUtc, KEYBOARD_STYLE, skipLink } from '../../common/html';
 import type { ProductPage } from '../product-page';
 
-const STYLE = `
+const STYLE = `${KEYBOARD_STYLE}
   body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
   header{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;padding:.6rem 1.5rem;background:#fff;border-bottom:1px solid #d0d7de}
   header .grow{flex:1} header a{color:#1f2328;text-decoration:none;font-weight:600}
@@ -64,7 +64,7 @@ export function frame(title: string, body: SafeHtml, header: SafeHtml | string =
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${title} · Waitlist</title><style>${new SafeHtml(STYLE)}</style></head>
-<body>${header}<main>${saidHtml(said)}${body}</main></body></html>`.value;
+<body>${skipLink('Skip to content')}${header}<main id="main" tabindex="-1">${saidHtml(said)}${body}</main></body></html>`.value;
 }
 
 /** A time as the dashboard shows it: UTC to the minute (or second), '—' for none. */
