@@ -7,7 +7,6 @@ import { PASSWORD } from './support/dashboard';
 import { Product, Stack } from './support/stack';
 
 const FILE = join(__dirname, 'fixtures/imports/getwaitlist.csv');
-const OTHER_FILE = join(__dirname, 'fixtures/imports/prefinery.csv');
 /** An export of a tool the import does not know: its columns are picked on the page. */
 const OLD_TOOL = {
   name: 'old-tool.csv',
@@ -36,7 +35,7 @@ describe('dashboard import in a real browser', () => {
     await stack?.stop();
   });
 
-  it('uploads a GetWaitlist export, sees the dry run with its bad row and nothing written, is refused another file for the import, imports the checked one and sees the entries', async () => {
+  it('uploads a GetWaitlist export once, sees the dry run with its bad row and nothing written, imports that same upload and sees the entries', async () => {
     await page.getByRole('link', { name: 'Acme' }).click();
     await page.getByRole('navigation').getByRole('link', { name: 'Entries', exact: true }).click();
     await page.getByRole('link', { name: 'Import CSV' }).click();
@@ -45,7 +44,8 @@ describe('dashboard import in a real browser', () => {
     await page.getByRole('button', { name: 'Show the columns' }).click();
     // A recognised export comes with its fields already chosen.
     expect(await page.getByLabel('Field of column referral_token').inputValue()).toBe('referralCode');
-    await page.getByLabel('CSV file').setInputFiles(FILE);
+    // The file is held on the server: it is not chosen again.
+    expect(await page.getByLabel('CSV file').count()).toBe(0);
     await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
     expect(await page.getByRole('heading', { name: 'Dry run: nothing was written' }).count()).toBe(1);
     const badRows = page.locator('h2:has-text("Bad rows") + div table');
@@ -53,15 +53,7 @@ describe('dashboard import in a real browser', () => {
     expect(await badRows.textContent()).toContain('not a valid email address');
     expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id })).toBe(0);
 
-    // Another file chosen for the import is refused: the import writes only what the dry run showed.
-    await page.getByLabel('CSV file').setInputFiles(OTHER_FILE);
-    await page.getByRole('button', { name: 'Import 3 entries' }).click();
-    expect(await page.getByRole('alert').textContent()).toContain('The file is not the one the dry run checked');
-    expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id })).toBe(0);
-
-    await page.getByLabel('CSV file').setInputFiles(FILE);
-    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    await page.getByLabel('CSV file').setInputFiles(FILE);
+    expect(await page.getByLabel('CSV file').count()).toBe(0);
     await page.getByRole('button', { name: 'Import 3 entries' }).click();
     expect(page.url()).toMatch(/\/entries$/);
     expect(await page.getByRole('status').textContent()).toContain('Imported 3 entries');
@@ -69,7 +61,7 @@ describe('dashboard import in a real browser', () => {
     expect(await page.locator('tr', { hasText: 'ada@example.com' }).textContent()).toContain('2025-03-01');
   });
 
-  it('import with the column picker: without JavaScript, a file of a tool it does not know shows its columns with the first rows, takes the fields picked beside them, refuses another file, dry-runs and imports that same upload', async () => {
+  it('import with the column picker: without JavaScript, a file of a tool it does not know shows its columns with the first rows, takes the fields picked beside them, dry-runs and imports that same upload: the file is chosen once', async () => {
     // Without JavaScript: the picker, the dry run and the import are plain forms.
     const context = await browser.newContext({ baseURL: origin, javaScriptEnabled: false });
     const page = await context.newPage();
@@ -92,23 +84,33 @@ describe('dashboard import in a real browser', () => {
     await page.getByLabel('Field of column Joined On').selectOption('createdAt');
     await page.getByLabel('Field of column Their Code').selectOption('referralCode');
 
-    // The columns were picked for the file uploaded, not for another.
-    await page.getByLabel('CSV file').setInputFiles(FILE);
-    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
-    expect(await page.getByRole('alert').textContent()).toContain('not the file whose columns you picked');
-    expect(await page.getByLabel('Field of column Joined On').inputValue()).toBe('createdAt');
-
-    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
+    // The file was chosen once, at the upload: the picker's form carries the upload held on the server.
+    expect(await page.getByLabel('CSV file').count()).toBe(0);
     await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
     expect(await page.getByRole('heading', { name: 'Dry run: nothing was written' }).count()).toBe(1);
     expect(await page.locator('h2:has-text("Rows") + div table').textContent()).toContain('edsger@example.com');
     expect(await stack.db.getRepository(EntryRecord).countBy({ productId: acme.id, email: 'barbara@example.com' })).toBe(0);
 
-    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
+    expect(await page.getByLabel('CSV file').count()).toBe(0);
     await page.getByRole('button', { name: 'Import 2 entries' }).click();
     expect(page.url()).toMatch(/\/entries$/);
     expect(await page.getByRole('status').textContent()).toContain('Imported 2 entries');
     expect(await page.locator('tr', { hasText: 'barbara@example.com' }).textContent()).toContain('2024-11-02');
     expect(await page.getByRole('link', { name: 'edsger@example.com' }).count()).toBe(1);
+    // Imported, the upload is no longer held.
+    expect(await stack.db.query('SELECT id FROM import_uploads WHERE product_id = $1', [acme.id])).toEqual([]);
+    await context.close();
+  });
+
+  it('an upload no longer held (its hour is over) is refused in words at the dry run, with the upload form to start again', async () => {
+    await page.goto(`/dashboard/${acme.id}/test/entries/import`);
+    await page.getByLabel('CSV file').setInputFiles(OLD_TOOL);
+    await page.getByRole('button', { name: 'Show the columns' }).click();
+    expect(await page.getByLabel('Field of column E-Mail Address').inputValue()).toBe('email');
+    await stack.db.query(`UPDATE import_uploads SET expires_at = now() - interval '1 second' WHERE product_id = $1 AND mode = 'test'`, [acme.id]);
+    await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('The uploaded file is no longer held');
+    expect(await page.getByRole('button', { name: 'Show the columns' }).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Dry run: nothing was written' }).count()).toBe(0);
   });
 });

@@ -1,7 +1,5 @@
 import { ApiError } from '../common/api-error';
-import { columnsOf, mappingOf, picksOf, sameHeader } from './import-columns';
-
-const UPLOAD = 'a'.repeat(64);
+import { firstLook, mappingOf, picksOf } from './import-columns';
 
 describe('mappingOf', () => {
   it('maps each column picked to its field, as the API takes a mapping', () => {
@@ -38,17 +36,23 @@ describe('picksOf', () => {
   });
 });
 
-describe('columnsOf', () => {
-  it('keeps the header and the first rows, each cell cut for the page, and refuses an empty file', () => {
+describe('firstLook', () => {
+  async function* records(...rows: string[][]) {
+    for (const [index, fields] of rows.entries()) yield { line: index + 1, fields };
+  }
+
+  it('keeps the header and the first rows, each cell cut for the page, with the fields the full headers name, and refuses an empty file', async () => {
     const long = 'x'.repeat(100);
-    const columns = columnsOf([{ line: 1, fields: ['email', long] }, { line: 2, fields: ['ada@example.com'] }], UPLOAD);
-    expect(columns).toEqual({ header: ['email', `${'x'.repeat(59)}…`], rows: [['ada@example.com']], upload: UPLOAD });
-    expect(sameHeader(['email', long], columns)).toBe(true);
-    expect(sameHeader(['email', 'other'], columns)).toBe(false);
-    expect(() => columnsOf([], UPLOAD)).toThrow('The file is empty');
-    // Text the form could not carry back as it is (a NUL, half of a character) is left out on both sides.
-    const odd = columnsOf([{ line: 1, fields: ['e\u0000mail', '\ud83dx'] }], UPLOAD);
-    expect(odd.header).toEqual(['email', 'x']);
-    expect(sameHeader(['e\u0000mail', '\ud83dx'], odd)).toBe(true);
+    const look = await firstLook(records(['email', long], ['ada@example.com']));
+    expect(look).toEqual({ columns: { header: ['email', `${'x'.repeat(59)}…`], rows: [['ada@example.com']] }, picks: ['email', ''] });
+    await expect(firstLook(records())).rejects.toThrow('The file is empty');
+    // Text the page could not show as it is (a NUL, half of a character) is left out.
+    expect((await firstLook(records(['e\u0000mail', '\ud83dx']))).columns.header).toEqual(['email', 'x']);
+  });
+
+  it('shows the first five rows', async () => {
+    const rows = Array.from({ length: 20 }, (_, index) => [`row${index}`]);
+    const look = await firstLook(records(['email'], ...rows));
+    expect(look.columns.rows).toEqual(rows.slice(0, 5));
   });
 });

@@ -1,6 +1,7 @@
 import { createIntl, createIntlCache } from '@formatjs/intl';
 import { ApiError } from '../common/api-error';
 import type { KeyPair } from '../keys/keys.service';
+import type { HeldFile } from '../imports/held-uploads';
 import type { ImportReport } from '../imports/imports.dto';
 import type { NewLoginHook } from '../login-hooks/login-hooks.service';
 import type { BulkAction, BulkOutcome } from './bulk-actions';
@@ -24,8 +25,8 @@ export interface Notice {
   notes?: string[];
   /** Why the action was refused, in words: shown in the same place, as an alert. */
   refused?: string;
-  /** A dry run's report (its lists cut to DRY_RUN_SHOWN rows), or why the upload was refused, with the form's options and the file's columns. */
-  dryRun?: { report?: ImportReport; problem?: string; fields?: ImportFields; columns?: FileColumns };
+  /** The held upload's columns and the form's options, with a dry run's report (its lists cut to DRY_RUN_SHOWN rows) once there is one. */
+  dryRun?: { report?: ImportReport; fields?: ImportFields; columns?: FileColumns; held?: HeldFile };
 }
 
 // Maps, so that only their own keys are found (a code named constructor finds nothing).

@@ -1,12 +1,12 @@
 import busboy from 'busboy';
 import type { FastifyRequest } from 'fastify';
-import type { Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ApiError } from '../common/api-error';
 
-/** A form posted as multipart/form-data: its text fields (those before the file), and the file's bytes as they arrive. */
+/** A form posted as multipart/form-data: its text fields (those before the file), and the file's name and bytes as they arrive. */
 export interface Upload {
   fields: Record<string, string>;
+  name: string;
   file: Readable;
 }
 
@@ -30,10 +30,10 @@ export function formUpload(request: FastifyRequest, fileField: string, maxBytes:
     parts.on('field', (name, value) => {
       fields[name] = value;
     });
-    parts.on('file', (name, file) => {
+    parts.on('file', (name, file, info) => {
       if (name !== fileField) return void file.resume();
       file.on('limit', () => file.destroy(new ApiError('invalid_request', `The file is larger than ${maxBytes / 1024 / 1024} MiB; import it in parts.`)));
-      resolve({ fields, file });
+      resolve({ fields, name: info.filename ?? '', file });
     });
     parts.on('error', (error: Error | undefined) => reject(new ApiError('invalid_request', `The upload could not be read${error ? `: ${error.message}` : ''}.`)));
     parts.on('close', () => reject(new ApiError('invalid_request', 'Choose a CSV file to upload.')));
@@ -41,10 +41,9 @@ export function formUpload(request: FastifyRequest, fileField: string, maxBytes:
   });
 }
 
-/** The bytes of `source` as they pass, each also fed to `hash`: a digest of the whole upload once they are read. */
-export async function* hashed(source: Readable, hash: Hash): AsyncGenerator<Buffer> {
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    yield chunk;
-  }
+/** All the bytes of an upload's file (formUpload bounds them), to be held for the steps that follow. */
+export async function wholeFile(source: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of source as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, EntryRecord, forgetAppliedFeedback, IdempotencyRecord } from '@app/shared';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ClaimWindowSweep } from '../claim-window/claim-window.service';
+import { forgetExpiredUploads } from '../imports/held-uploads';
 import { ReferralsService } from '../referrals/referrals.service';
 import { ReleaseRunner } from '../releases/release-runner';
 import { ReleaseSchedulers } from '../releases/release-schedulers';
@@ -12,7 +13,7 @@ import { DELIVERY_LOG } from '../webhooks/delivery-log';
 /** Any fixed number shared by every replica: whoever holds this advisory lock does the round. */
 const MAINTENANCE_LOCK = 727_001;
 
-/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired, credits referrals whose wait is over, sweeps the claim windows, reconciles the release schedulers and takes over the release runs whose process died. */
+/** Scheduled maintenance, run once per MAINTENANCE_INTERVAL across all api replicas: purges what has expired (the dashboard's held uploads among it), credits referrals whose wait is over, sweeps the claim windows, reconciles the release schedulers and takes over the release runs whose process died. */
 @Injectable()
 export class MaintenanceService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MaintenanceService.name);
@@ -104,6 +105,7 @@ export class MaintenanceService implements OnApplicationBootstrap, BeforeApplica
       await this.trimDeliveryLog(manager);
       await this.purgeEvents(manager);
       await forgetAppliedFeedback(manager, this.clock.now());
+      await forgetExpiredUploads(manager, this.clock.now());
       // Last, as it holds the lines of the products it credits (shared) until the round commits.
       const credited = await this.referrals.creditWaited(manager, this.clock.now());
       if (credited > 0) this.logger.log(`Credited ${credited} referrals whose waiting period ended`);

@@ -1,18 +1,21 @@
 import { html, SafeHtml } from '@app/shared';
 import { IMPORT_FIELDS, ImportField } from '../../imports/formats/format';
 import type { ImportReport } from '../../imports/imports.dto';
+import type { HeldFile } from '../../imports/held-uploads';
 import type { FileColumns } from '../import-columns';
 import { counted } from '../messages';
 import type { ProductPage } from '../product-page';
-import { bar, frame } from './layout';
+import { bar, frame, Said, when } from './layout';
 
 export interface ImportView {
   /** The dry run's report, to be confirmed by importing the same file. */
   report?: ImportReport;
-  /** Why the file or a field was refused, in words. */
-  problem?: string;
-  /** The uploaded file's columns, to pick a field for each. */
+  /** The held file's columns, to pick a field for each. */
   columns?: FileColumns;
+  /** The uploaded file, held on the server: the picker's and the import's forms carry its id. */
+  held?: HeldFile;
+  /** What the last action said: why the file or a field was refused, in words. */
+  said?: Said;
 }
 
 /** The options as the form posts them, kept from the picker to the dry run and the import. */
@@ -24,7 +27,7 @@ export interface ImportFields {
   events: boolean;
 }
 
-const NO_FIELDS: ImportFields = { picks: [], state: 'confirmed', confirmationMails: false, events: false };
+export const NO_FIELDS: ImportFields = { picks: [], state: 'confirmed', confirmationMails: false, events: false };
 
 /** What each field is, beside its name, in the picker's choices. */
 const FIELD_WORDS: Record<ImportField, string> = {
@@ -39,16 +42,24 @@ const FIELD_WORDS: Record<ImportField, string> = {
 
 const ticked = (on: boolean) => new SafeHtml(on ? ' checked' : '');
 
-/**
- * A form that posts a file: its fields first, then the file, so that they reach the server before the
- * file's bytes. The CSRF token goes in the action's query: the body is the file, read as a stream.
- */
-function fileForm(at: ProductPage, fields: SafeHtml, file: string, button: SafeHtml): SafeHtml {
+/** The upload: the CSRF token goes in the action's query, as the body is the file, read as a stream. */
+function uploadForm(at: ProductPage): SafeHtml {
   const action = `${at.base}/entries/import?${new URLSearchParams({ _csrf: at.identity.csrfToken }).toString()}`;
-  return html`<form method="post" action="${action}" enctype="multipart/form-data" class="card">${fields}
-<p><label>${file} <input type="file" name="file" accept=".csv,text/csv" required></label></p>
+  return html`<form method="post" action="${action}" enctype="multipart/form-data" class="card">
+<p><label>CSV file <input type="file" name="file" accept=".csv,text/csv" required></label></p>
+<p><button type="submit" class="secondary">Show the columns</button></p></form>`;
+}
+
+/** A form of the held file's next step (its dry run or its import): it carries the file's id, never the file. */
+function heldForm(at: ProductPage, held: HeldFile, dryRun: boolean, fields: SafeHtml, button: SafeHtml): SafeHtml {
+  return html`<form method="post" action="${at.base}/entries/import/staged" class="card"><input type="hidden" name="_csrf" value="${at.identity.csrfToken}">
+<input type="hidden" name="upload" value="${held.id}"><input type="hidden" name="dryRun" value="${String(dryRun)}">${fields}
 <p>${button}</p></form>`;
 }
+
+/** Which file the page is about, and until when the server holds it. */
+const heldLine = (held: HeldFile) =>
+  html`<p class="muted wrap">${held.name || 'The file'} (SHA-256 ${held.sha256.slice(0, 12)}…) is held on the server until ${when(held.expiresAt)}, then removed; it is removed as soon as it is imported.</p>`;
 
 /** The options of a dry run and its import. */
 function optionsOf(fields: ImportFields): SafeHtml {
@@ -73,24 +84,18 @@ function pickerOf(columns: FileColumns, fields: ImportFields): SafeHtml {
   )}</div>`;
 }
 
-/** The picker, with the options and the same file again, for the dry run. */
-function pickerForm(at: ProductPage, columns: FileColumns, fields: ImportFields): SafeHtml {
-  return fileForm(
-    at,
-    html`<input type="hidden" name="columns" value="${JSON.stringify(columns)}">${pickerOf(columns, fields)}${optionsOf(fields)}
-<p class="muted">The dry run reads the file you uploaded with these fields: choose it again (another file is refused).</p>`,
-    'CSV file',
-    html`<button type="submit" class="primary">Check the file (dry run)</button>`,
-  );
+/** The picker, with the options, for the dry run of the held file. */
+function pickerForm(at: ProductPage, held: HeldFile, columns: FileColumns, fields: ImportFields): SafeHtml {
+  return heldForm(at, held, true, html`${pickerOf(columns, fields)}${optionsOf(fields)}`, html`<button type="submit" class="primary">Check the file (dry run)</button>`);
 }
 
-/** The import of the file the dry run checked, read with the same fields and options. */
-function importForm(at: ProductPage, columns: FileColumns, fields: ImportFields, checked: ImportReport): SafeHtml {
-  return fileForm(
+/** The import of the held file the dry run checked, read with the same fields and options. */
+function importForm(at: ProductPage, held: HeldFile, fields: ImportFields, checked: ImportReport): SafeHtml {
+  return heldForm(
     at,
-    html`<input type="hidden" name="dryRun" value="false"><input type="hidden" name="checksum" value="${checked.checksum}">
-<input type="hidden" name="columns" value="${JSON.stringify(columns)}">${fields.picks.map((pick, index) => html`<input type="hidden" name="column${index}" value="${pick}">`)}${optionsOf(fields)}`,
-    'CSV file',
+    held,
+    false,
+    html`<input type="hidden" name="checksum" value="${checked.checksum}">${fields.picks.map((pick, index) => html`<input type="hidden" name="column${index}" value="${pick}">`)}${optionsOf(fields)}`,
     html`<button type="submit" class="primary">${counted('Import {created, plural, one {# entry} other {# entries}}', { created: checked.created })}</button>`,
   );
 }
@@ -109,23 +114,20 @@ ${report.problems.length ? html`<h2>Bad rows</h2><div class="scroll"><table><tr>
   )}</table></div>${more}</div>`;
 }
 
-/** The import page: the upload form, the file's columns to pick fields for, or a dry run's report with the form that imports the same file. */
+/** The import page: the upload form, the held file's columns to pick fields for, or a dry run's report with the form that imports the same file. */
 export function importPage(at: ProductPage, view: ImportView, fields: ImportFields = NO_FIELDS): string {
   const again = html`<p><a href="${at.base}/entries/import">Start again with another file</a></p>`;
-  const body = view.report && view.columns
-    ? html`<h2>Dry run: nothing was written</h2>${reportOf(view.report)}
-<h2>Import</h2><p>Choose the same file again to import it as above; another file, or other fields or another state, is refused.</p>${importForm(at, view.columns, fields, view.report)}${again}`
-    : view.columns
-      ? html`<h2>Columns</h2><p>Each column of the file with its first rows: pick the field it holds (email at least); columns without one are not imported.</p>${pickerForm(at, view.columns, fields)}${again}`
+  const { held, columns, report } = view;
+  const body = held && report
+    ? html`<h2>Dry run: nothing was written</h2>${heldLine(held)}${reportOf(report)}
+<h2>Import</h2><p>The import reads the same file as above; other fields or another state are refused (check the file again).</p>${importForm(at, held, fields, report)}${again}`
+    : held && columns
+      ? html`<h2>Columns</h2>${heldLine(held)}<p>Each column of the file with its first rows: pick the field it holds (email at least); columns without one are not imported.</p>${pickerForm(at, held, columns, fields)}${again}`
       : html`<p>A CSV export of GetWaitlist, Waitlister, Prefinery, Viral Loops or LaunchList, this service's own download, or any
 file whose columns you name. Entries keep their sign-up time and order and join the line behind everyone waiting; addresses already
 here, and those deleted or unsubscribed before, are left out. First you see the file's columns and pick the field of each, then a dry
-run shows what will happen; nothing is written until you import.</p>
-${fileForm(at, html``, 'CSV file', html`<button type="submit" class="secondary">Show the columns</button>`)}`;
-  return frame(
-    'Import entries',
-    html`<p><a href="${at.base}/entries">← Entries</a></p><h1>Import entries</h1>
-${view.problem ? html`<p role="alert" class="pill" style="display:inline-block;padding:.4rem .8rem">${view.problem}</p>` : ''}${body}`,
-    bar(at.identity, at, 'entries'),
-  );
+run shows what will happen; nothing is written until you import. The file is chosen once: the server holds it for an hour, and
+removes it once imported.</p>
+${uploadForm(at)}`;
+  return frame('Import entries', html`<p><a href="${at.base}/entries">← Entries</a></p><h1>Import entries</h1>${body}`, bar(at.identity, at, 'entries'), view.said);
 }
