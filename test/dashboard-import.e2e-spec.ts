@@ -160,6 +160,28 @@ describe('dashboard: import entries', () => {
     expect(await pageAt('/entries/import')).toContain(NO_LONGER_HELD);
   });
 
+  it('text PostgreSQL cannot store, in the file’s name or in any field of the held upload’s forms, is refused or left out, never a 5xx, and imports nothing', async () => {
+    const named = await stack.request({
+      method: 'POST',
+      url: `${base}/entries/import?_csrf=${session.csrf}`,
+      headers: { cookie: session.cookie, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: `--x\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8\'\'li%00st.csv\r\nContent-Type: text/csv\r\n\r\nemail\nnul@example.com\r\n--x--\r\n`,
+    });
+    expect(named.status).toBe(303);
+    const page = await pageAt('/entries/import');
+    expect(page).toContain('list.csv');
+    const held = /name="upload" value="([0-9a-f-]{36})"/.exec(page)![1];
+    const fields = { upload: held, column0: 'email', state: 'confirmed', dryRun: 'false', checksum: 'a'.repeat(64) };
+    for (const field of Object.keys(fields)) {
+      for (const bad of ['\u0000', '\ud800']) {
+        const answer = await post({ ...fields, [field]: `${fields[field as keyof typeof fields]}${bad}` });
+        const page = await stack.request({ method: 'GET', url: String(answer.headers.location), headers: { cookie: session.cookie } });
+        expect([field, answer.status, page.status]).toEqual([field, 303, 200]);
+      }
+    }
+    expect(await stack.db.getRepository(EntryRecord).countBy({ productId: product.id, email: 'nul@example.com' })).toBe(0);
+  });
+
   it('the maintenance round removes the uploads whose hour is over and keeps the others', async () => {
     const { held: old } = await picked('email\nold@example.com\n');
     const { held: fresh } = await picked('email\nfresh@example.com\n');

@@ -893,6 +893,8 @@ describe('dashboard: every action answers with a redirect (post/redirect/get)', 
       ':productId/:mode/undeliverable/:id/clear': [{ params: { id: toMove.id } }],
       // A form without its file: refused, and shown on the import page all the same (the upload itself: dashboard-import tests).
       ':productId/:mode/entries/import': [{ fields: {} }],
+      // A form without a held upload: refused, and shown on the import page all the same.
+      ':productId/:mode/entries/import/staged': [{ fields: {} }],
       ':productId/:mode/keys': [{}],
       ':productId/:mode/keys/:keyId/revoke': [{ params: { keyId: key.id } }],
       ':productId/:mode/sign-up-hooks': [{ fields: { provider: 'supabase' } }, { fields: { provider: 'kratos', failOpen: 'on' } }],

@@ -418,7 +418,9 @@ describe(LoginHooksService.name, () => {
       for (const fields of [{ provider: 'auth0' }, {}] as Record<string, string>[]) {
         const response = await post(base, fields);
         expect(response.status).toBe(400);
-        expect(response.text).toContain('choose the login system that will call the hook');
+        // In the frame's notice, where every page of the dashboard says why an action was refused.
+        expect(response.text).toMatch(/<main><p role="alert" class="said refused">[^<]*choose the login system that will call the hook/);
+        expect(response.text.match(/role="alert"/g)).toHaveLength(1);
       }
       expect(await count()).toBe(before);
     });

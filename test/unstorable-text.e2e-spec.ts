@@ -225,6 +225,7 @@ describe('every dashboard form, each text field holding unstorable text', () => 
       ['login', 'its page is for those not signed in, and it stores nothing: it looks the address up'],
       ['logout', 'a button'],
       [':productId/:mode/entries/import', 'a file upload: its cells are the import tests’ (test/imports*.e2e-spec.ts)'],
+      [':productId/:mode/entries/import/staged', 'the forms of an upload held on the server, which this walk has none of: test/dashboard-import.e2e-spec.ts sends them such text'],
       [':productId/:mode/entries/:id/referrals/:referralId/:decision', 'buttons on an entry with referrals, which this walk has none of'],
       [':productId/:mode/webhooks/:endpointId/deliveries/:deliveryId/retry', 'a button on a delivery, which this walk has none of'],
       [':productId/:mode/sign-up-hooks/:hookId/revoke', 'a button on a sign-up hook, which this walk has none of'],

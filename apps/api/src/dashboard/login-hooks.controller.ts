@@ -34,7 +34,7 @@ export class DashboardLoginHooksController {
       await this.replies.redirectWith(reply, `${at.base}/sign-up-hooks`, at.identity, { loginHook });
     } catch (error) {
       const { status, words } = refusal(error);
-      await this.hooksPage(reply, at, status, { error: words });
+      await this.hooksPage(reply, at, status, { refused: words });
     }
   }
 
@@ -52,7 +52,7 @@ export class DashboardLoginHooksController {
     await this.replies.redirect(reply, `${at.base}/sign-up-hooks`);
   }
 
-  private async hooksPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice & { error?: string }): Promise<void> {
+  private async hooksPage(reply: FastifyReply, at: ProductPage, status: number, notice?: Notice): Promise<void> {
     const hooks = (await this.hooks.list(at.scope)).map((hook) => ({ ...hook, url: this.hooks.urlOf(hook.provider, hook.id) }));
     await this.replies.page(reply, status, loginHooksPage(at, hooks, notice));
   }

@@ -1,5 +1,6 @@
 import { html, LoginHook, LoginHookProvider } from '@app/shared';
 import type { NewLoginHook } from '../../login-hooks/login-hooks.service';
+import type { Notice } from '../messages';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, when } from './layout';
 
@@ -37,7 +38,8 @@ const WITHOUT_HOOK: Record<LoginHookProvider, string> = {
   kratos: 'so every registration flow that runs it stops with an error',
 };
 
-export function loginHooksPage(at: ProductPage, hooks: (LoginHook & { url: string })[], notice?: { loginHook?: NewLoginHook; error?: string }): string {
+/** The hooks, with a new one's URL and secret shown once; why an action was refused goes in the frame's notice. */
+export function loginHooksPage(at: ProductPage, hooks: (LoginHook & { url: string })[], notice?: Notice): string {
   const { identity, mode } = at;
   const base = `${at.base}/sign-up-hooks`;
   const created = notice?.loginHook;
@@ -50,7 +52,6 @@ ${created ? html`<div role="status" class="notice">
 <p><strong>Copy the secret now: it is shown this once.</strong></p>
 <p>URL: <code>${created.url}</code></p><p>Secret: <code data-secret>${created.secret}</code></p>
 ${setUp(created)}</div>` : ''}
-${notice?.error ? html`<p role="alert" style="color:#cf222e">${notice.error}</p>` : ''}
 <form method="post" action="${base}" class="card" style="margin-bottom:1rem"><input type="hidden" name="_csrf" value="${identity.csrfToken}">
   <p style="margin:0 0 .4rem"><label><input type="radio" name="provider" value="supabase" checked> ${LOGIN_SYSTEM.supabase} (Before User Created hook)</label>
   <label style="margin-left:1rem"><input type="radio" name="provider" value="kratos"> ${LOGIN_SYSTEM.kratos} (registration web hook)</label></p>
@@ -65,6 +66,7 @@ ${hooks.length ? hooks.map(
 ) : html`<tr><td colspan="5" class="muted">No hooks yet.</td></tr>`}
 </table></div>`,
     bar(identity, at, 'sign-up-hooks'),
+    notice,
   );
 }
 
