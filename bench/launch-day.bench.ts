@@ -180,7 +180,7 @@ describe('launch day on one product', () => {
       for (let i = 0; i < runs; i++) latencies.push(...(await load(api.url, 1, 1, run, 200)));
       return latencies;
     });
-    reportStage(`a release inviting ${INVITES.toLocaleString('en-US')} under a cap of as many, runs of ${RUN_COUNT}`, 'bare invite rows + nodemailer (bare-launch.ts)', invites, bareInvites, 1 / 1.3, 1.3);
+    reportStage(`a release inviting ${INVITES.toLocaleString('en-US')} under a cap of as many, runs of ${RUN_COUNT}`, 'bare invite rows + nodemailer (bare-launch.ts)', invites, bareInvites, 0.77, 1.3);
 
     // 4. Deliveries of every event so far to both endpoints, drained by a webhooks app started now: its
     // rows are held back while it starts and handed to it at once when the clock starts.
@@ -204,10 +204,11 @@ describe('launch day on one product', () => {
       );
       return attemptDurations(launch.endpoints);
     });
-    reportStage(`deliveries of its ${events.toLocaleString('en-US')} events to 2 endpoints, drained after the release`, 'bare logged deliveries (bare-deliveries.ts)', drain, bareDrain, 1 / 1.2, 1.2);
+    reportStage(`deliveries of its ${events.toLocaleString('en-US')} events to 2 endpoints, drained after the release`, 'bare logged deliveries (bare-deliveries.ts)', drain, bareDrain, 0.83, 1.2);
 
     await checkLaunch({ stack, mails, receivers, productId: launch.id, secret: launch.secret, apiUrl: api.url, signups: SIGNUPS, invites: INVITES, referrers: REFERRERS, endpoints: launch.endpoints, events, releaseId: release.id, runCount: RUN_COUNT });
-  });
+    // At the issue's sizes the stages may take longer than the benchmarks' 30 minutes on the loaded 2-core machine.
+  }, 3_600_000);
 
   /** The delivery log's attempt durations (the POST's round trip) to these endpoints. */
   async function attemptDurations(endpoints: { id: string }[]): Promise<number[]> {
