@@ -122,6 +122,13 @@ describe('launch day on one product', () => {
     return latencies;
   };
 
+  /** `count` calls of `request`, one after the other, as a release's runs come: the latencies. */
+  const oneAfterAnother = (origin: string, count: number, request: (i: number) => Request) => async () => {
+    const latencies: number[] = [];
+    for (let i = 0; i < count; i++) latencies.push(...(await load(origin, 1, 1, () => request(i), 200)));
+    return latencies;
+  };
+
   /** A row for a stage against its bare work: the rate's ratio against the target, the latencies and CPU in the note. */
   function reportStage(work: string, baseline: string, service: Stage, bareStage: Stage, target: number, cpuTarget: number): void {
     const rate = (stage: Stage) => (stage.operations / stage.ms) * 1000;
@@ -165,7 +172,8 @@ describe('launch day on one product', () => {
     // 3. Invitations: a release of RUN_COUNT run now until the cap is reached; each run answers once its mails are settled.
     const runs = Math.ceil(INVITES / RUN_COUNT);
     const count = (i: number) => Math.min(RUN_COUNT, INVITES - i * RUN_COUNT);
-    const bareInvites = await measured('bare invitations', INVITES, requests(bare.url, runs, (i) => ({ method: 'POST', path: '/invite', body: { productId: bareProduct.id, mode: 'test', count: count(i) } }), 200));
+    const bareInvite = (i: number): Request => ({ method: 'POST', path: '/invite', body: { productId: bareProduct.id, mode: 'test', count: count(i) } });
+    const bareInvites = await measured('bare invitations', INVITES, oneAfterAnother(bare.url, runs, bareInvite));
     const created = await fetch(`${api.url}/api/v1/releases`, {
       method: 'POST',
       headers: { ...bearer(launch.secret), 'content-type': 'application/json' },
@@ -174,12 +182,7 @@ describe('launch day on one product', () => {
     });
     const release = (await created.json()) as { id: string };
     const run = (): Request => ({ method: 'POST', path: `/api/v1/releases/${release.id}/run`, headers: bearer(launch.secret) });
-    const invites = await measured('invitations', INVITES, async () => {
-      const latencies: number[] = [];
-      // One run after the other, as a team's release runs: each its own request.
-      for (let i = 0; i < runs; i++) latencies.push(...(await load(api.url, 1, 1, run, 200)));
-      return latencies;
-    });
+    const invites = await measured('invitations', INVITES, oneAfterAnother(api.url, runs, run));
     reportStage(`a release inviting ${INVITES.toLocaleString('en-US')} under a cap of as many, runs of ${RUN_COUNT}`, 'bare invite rows + nodemailer (bare-launch.ts)', invites, bareInvites, 0.77, 1.3);
 
     // 4. Deliveries of every event so far to both endpoints, drained by a webhooks app started now: its
