@@ -1,5 +1,5 @@
 import { Entry, EventEnvelope, eventEnvelope, newId, recordEvent, signingHeaders } from '@app/shared';
-import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,7 +8,8 @@ import { AppProcess } from '../test/support/processes';
 import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { atMost, cpuMs, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
+import { postgresCpu, postgresCpuSince } from './support/cpu';
+import { atMost, compileBaselines, cpuMs, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -56,7 +57,7 @@ describe('webhook deliveries', () => {
     });
     plain = fork(join(__dirname, 'support', 'plain-posts.js'), { stdio: 'inherit' });
     // The bare baseline runs compiled, beside the apps in dist/.
-    execFileSync('npx', ['swc', 'bench/baseline', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT });
+    compileBaselines();
     bare = fork(join(ROOT, 'dist', 'bench', 'baseline', 'bare-deliveries.js'), {
       stdio: 'inherit',
       env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL },
@@ -148,7 +149,7 @@ describe('webhook deliveries', () => {
          INSERT INTO outbox (queue, name, data, created_at, body) SELECT $6, 'fan-out', jsonb_build_object('eventId', id), $4, body FROM made`,
         [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, now, envelopes.map((envelope) => JSON.stringify(envelope)), BARE_QUEUE],
       );
-      cpuBefore = { bare: cpuMs(bare.pid!), postgres: await postgresCpu() };
+      cpuBefore = { bare: cpuMs(bare.pid!), postgres: await postgresCpu(stack.db) };
       start = performance.now();
     });
     const done = once(bare, 'message');
@@ -156,7 +157,7 @@ describe('webhook deliveries', () => {
     const [answer] = (await done) as [{ type: string; logged?: number; message?: string }];
     const ms = performance.now() - start;
     perDelivery.bareUs.push(((cpuMs(bare.pid!) - cpuBefore.bare) * 1000) / DELIVERIES);
-    perDelivery.barePostgresUs.push(((await postgresCpuSince(cpuBefore.postgres)) * 1000) / DELIVERIES);
+    perDelivery.barePostgresUs.push(((await postgresCpuSince(stack.db, cpuBefore.postgres)) * 1000) / DELIVERIES);
     expect(answer).toEqual({ type: 'done', logged: DELIVERIES });
     expect(receiver.received.length).toBe(DELIVERIES);
     receiver.received.length = 0;
@@ -175,7 +176,7 @@ describe('webhook deliveries', () => {
       for (let i = 0; i < DELIVERIES; i++) await recordEvent(manager, 'entry.created', scope, made(i, now), now);
       // The clock starts at the commit: the app sees none of the events before it. The CPU is counted
       // from here too, so that PostgreSQL's share leaves out the recording of the events.
-      cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpu() };
+      cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpu(stack.db) };
       start = performance.now();
     });
     // PostgreSQL is asked only once the receiver has every event: counting 10,000 deliveries every 20 ms
@@ -196,7 +197,7 @@ describe('webhook deliveries', () => {
     });
     const ms = performance.now() - start;
     perDelivery.webhooksUs.push(((cpuMs(webhooks.child.pid!) - cpuBefore.webhooks) * 1000) / DELIVERIES);
-    perDelivery.postgresUs.push(((await postgresCpuSince(cpuBefore.postgres)) * 1000) / DELIVERIES);
+    perDelivery.postgresUs.push(((await postgresCpuSince(stack.db, cpuBefore.postgres)) * 1000) / DELIVERIES);
     if (countWrites) perDelivery.writes.push(((await settledRowWrites()) - writesBefore) / DELIVERIES);
     const [logged] = await stack.db.query(
       `SELECT count(*)::int AS attempts, count(DISTINCT d.event_id)::int AS events FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
@@ -229,27 +230,6 @@ describe('webhook deliveries', () => {
       { intervalMs: 1000, timeoutMs: 60_000 },
     );
     return writes;
-  }
-
-  /** The CPU time of each client backend of the bench's database, in ms, by its pid. */
-  async function postgresCpu(): Promise<Map<number, number>> {
-    const backends: { pid: number }[] = await stack.db.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`);
-    const cpu = new Map<number, number>();
-    for (const { pid } of backends) {
-      try {
-        cpu.set(pid, cpuMs(pid));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return cpu;
-  }
-
-  /** The CPU the backends used since `before` (a backend that ended meanwhile takes its share with it). */
-  async function postgresCpuSince(before: Map<number, number>): Promise<number> {
-    let sum = 0;
-    for (const [pid, ms] of await postgresCpu()) sum += ms - (before.get(pid) ?? 0);
-    return sum;
   }
 });
 

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { AppProcess } from '../test/support/processes';
 import { linkIn } from '../test/support/smtp-sink';
 import { Stack } from '../test/support/stack';
-import { alternate, atLeast, Measure, perSecond, report } from './support/harness';
+import { alternate, atLeast, cliOf, Measure, perSecond, report } from './support/harness';
+import { inParallel } from './support/load';
 import { seedEntries } from './support/scale';
 
 const REFERRALS = Number(process.env.BENCH_REFERRALS ?? 2_000);
@@ -17,7 +16,6 @@ const REFERRERS = 100;
 const CONCURRENCY = 50;
 /** How long a confirmation mail may take before the round fails rather than waits for jest's timeout. */
 const MAIL_TIMEOUT_MS = 120_000;
-const ROOT = join(__dirname, '..');
 /** Limits high enough that no sign-up of the run is refused, while both limiters still count every one. */
 const LIMITS = { RATE_LIMIT_SIGNUP: '10000000/1m', RATE_LIMIT_SIGNUP_ADDRESS: '5/1h' };
 
@@ -74,8 +72,7 @@ describe('referral sign-ups confirmed, protection strict against off', () => {
 
   beforeAll(async () => {
     stack = await Stack.start({ apps: [], env: LIMITS });
-    const env = { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, QUEUE_PREFIX: stack.config.QUEUE_PREFIX };
-    const cli = (...args: string[]) => JSON.parse(execFileSync('node', ['dist/apps/api/src/cli/main.js', ...args, '--json'], { cwd: ROOT, env }).toString());
+    const cli = cliOf(stack.config);
     for (const level of ['off', 'strict'] as const) {
       const created = cli('products', 'create', '--name', `Referrals ${level}`);
       // As a team sets it; off is a new product's level.
@@ -98,16 +95,6 @@ describe('referral sign-ups confirmed, protection strict against off', () => {
     await mailer?.stop();
     await stack?.stop();
   });
-
-  /** `count` runs of `work`, `CONCURRENCY` at a time. */
-  async function inParallel(count: number, work: (i: number) => Promise<void>): Promise<void> {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        for (let i = next++; i < count; i = next++) await work(i);
-      }),
-    );
-  }
 
   /**
    * Signs up `count` new addresses through the side's referral links (in turn), then confirms each
@@ -134,11 +121,11 @@ describe('referral sign-ups confirmed, protection strict against off', () => {
       if (response.statusCode !== status) throw new Error(`${options.path} answered ${response.statusCode}: ${text}`);
     };
     const start = performance.now();
-    await inParallel(count, (i) =>
+    await inParallel(count, CONCURRENCY, (i) =>
       ask({ method: 'POST', path: '/public/v1/signups', body: { key: side.publishableKey, email: `${prefix}${i}@example.com`, ref: side.codes[i % REFERRERS] } }, 202),
     );
     const signedUpMs = performance.now() - start;
-    await inParallel(count, async () => ask({ method: 'POST', path: await links.take() }, 303));
+    await inParallel(count, CONCURRENCY, async () => ask({ method: 'POST', path: await links.take() }, 303));
     const ms = performance.now() - start;
     await pool.close();
     // A second mail to any address would have counted here too.

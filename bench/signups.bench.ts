@@ -1,19 +1,16 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
-import { freePort } from '../test/support/throwaway-redis';
 import { waitFor } from '../test/support/wait';
-import { alternate, atLeast, Measure, perSecond, report, reportMemory, stopBaseline } from './support/harness';
+import { alternate, atLeast, cliOf, compileBaselines, Measure, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
 
 const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_UP = 500;
 /** Requests in flight at once, each on its own connection, as many browsers posting the form. */
 const CONCURRENCY = 50;
-const ROOT = join(__dirname, '..');
 /** Limits high enough that no sign-up of the run is refused, while both limiters still count every one. */
 /** The mailer's mark of issue 12 (the same as the webhooks app's). */
 const RSS_MARK_MB = 150;
@@ -38,22 +35,14 @@ describe('public sign-ups with their confirmation mail', () => {
 
   beforeAll(async () => {
     // The child processes run compiled code: the baseline is compiled beside the apps in dist/.
-    execFileSync('npx', ['swc', 'bench/baseline', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT });
+    compileBaselines();
     stack = await Stack.start({ apps: [], env: LIMITS });
-    const env = { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, QUEUE_PREFIX: stack.config.QUEUE_PREFIX };
-    const created = execFileSync('node', ['dist/apps/api/src/cli/main.js', 'products', 'create', '--name', 'Bench', '--json'], { cwd: ROOT, env });
-    publishableKey = JSON.parse(created.toString()).keys.test.publishable;
+    publishableKey = cliOf(stack.config)('products', 'create', '--name', 'Bench').keys.test.publishable;
 
     const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     api = await AppProcess.start('api', stack.config, { env: LIMITS, nodeArgs });
     mailer = await AppProcess.start('mailer', stack.config, { env: LIMITS, nodeArgs });
-    const port = await freePort();
-    baselineUrl = `http://127.0.0.1:${port}`;
-    baseline = spawn('node', [...nodeArgs, join(ROOT, 'dist/bench/baseline/signups-server.js')], {
-      env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: stack.config.DATABASE_URL, SMTP_URL: stack.config.SMTP_URL, PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitFor(() => fetch(`${baselineUrl}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start', { timeoutMs: 60_000 });
+    ({ child: baseline, url: baselineUrl } = await startSignupsServer(stack.config, nodeArgs));
   });
   afterAll(async () => {
     await stopBaseline(baseline);

@@ -5,12 +5,14 @@ import { Pool } from 'pg';
 import { SMTP_POOL } from '../../apps/mailer/src/mail-transport';
 import { translator } from '../../libs/shared/src/i18n/messages';
 import { confirmationMail } from '../../apps/mailer/src/mails/confirmation';
+import { bareLaunchRoutes } from './bare-launch';
 
 /**
  * The bare work of a sign-up, as the signups benchmark's baseline: one Fastify route that inserts the
  * address with pg, answers 202, and hands the same confirmation mail to SMTP with a pooled nodemailer
  * transport. The same pool sizes as the service (pg 10, the mailer's SMTP_POOL); no key, limit, event,
- * outbox or queue.
+ * outbox or queue. The launch-day benchmark's bare confirmations and invitations are routes of it too
+ * (bare-launch.ts).
  * Run compiled (dist/bench/baseline), with PORT, DATABASE_URL, SMTP_URL and PUBLIC_BASE_URL.
  */
 async function main(): Promise<void> {
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
       .catch((error: Error) => console.error(`Mail to ${email} not handed over: ${error.message}`));
     return reply.status(202).send({ status: 'received' });
   });
+  bareLaunchRoutes(app, db, smtp, base);
   await app.listen({ port: Number(env('PORT')), host: '127.0.0.1' });
   process.once('SIGTERM', () => {
     smtp.close();

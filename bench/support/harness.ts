@@ -1,7 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import type { AppConfig } from '@app/shared';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from '../../test/support/throwaway-redis';
+import { waitFor } from '../../test/support/wait';
 
 /** What a benchmark measures: a time (lower is better) or a rate (higher is better). */
 export type Measure = { kind: 'time'; ms: number } | { kind: 'rate'; perSecond: number };
@@ -120,4 +124,32 @@ export function reportMegabytes(work: string, mb: number, markMb: number, note: 
     pass: mb <= markMb,
     note: `${note}: ${Math.round(mb)} MB`,
   });
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Compiles bench/baseline beside the apps in dist/: the baselines run as compiled child processes. */
+export function compileBaselines(): void {
+  execFileSync('npx', ['swc', 'bench/baseline', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT });
+}
+
+/** The service's CLI (dist/) on the stack's database and Redis, its --json answer parsed. */
+export function cliOf(config: AppConfig, env: Record<string, string> = {}) {
+  const cliEnv = { PATH: process.env.PATH, DATABASE_URL: config.DATABASE_URL, REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX, ...env };
+  return (...args: string[]) => JSON.parse(execFileSync('node', ['dist/apps/api/src/cli/main.js', ...args, '--json'], { cwd: ROOT, env: cliEnv }).toString());
+}
+
+/**
+ * bench/baseline/signups-server.ts as a child process on a free port (compileBaselines first): the
+ * bare sign-up, and the launch-day benchmark's bare confirmation and invitation routes.
+ */
+export async function startSignupsServer(config: AppConfig, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn('node', [...nodeArgs, join(ROOT, 'dist/bench/baseline/signups-server.js')], {
+    env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: config.DATABASE_URL, SMTP_URL: config.SMTP_URL, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitFor(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start', { timeoutMs: 60_000 });
+  return { child, url };
 }
