@@ -5,11 +5,11 @@ module.exports = {
   // The suites mostly wait on PostgreSQL, Redis, child processes and timers: on 2 cores two files at a
   // time take half as long as jest's default of one worker fewer than cores (150 s against 320 s).
   maxWorkers: Math.max(2, availableParallelism() - 1),
-  // Each e2e file loads the apps afresh in its own module registry, and a worker's heap grows across the
-  // files it runs: one reached V8's limit and crashed in a run on a loaded machine. A worker past this
-  // after a file is replaced by a new one.
-  workerIdleMemoryLimit: '1GB',
-  testEnvironment: 'node',
+  // Each e2e file loads the apps afresh in its own module registry. The environment closes what they
+  // open process-wide, which kept every finished file's registry alive (a worker's heap grew until V8's
+  // limit). No workerIdleMemoryLimit: a worker it replaces after the last file is started again, never
+  // told to end, and killed ("A worker process has failed to exit gracefully").
+  testEnvironment: '<rootDir>/test/support/node-environment.ts',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   modulePathIgnorePatterns: ['<rootDir>/libs/client/dist'],
   testRegex: '\\.(e2e-)?spec\\.ts$',
