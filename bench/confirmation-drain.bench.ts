@@ -1,0 +1,164 @@
+import { QueueName } from '@app/shared';
+import { ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AppProcess } from '../test/support/processes';
+import { Stack } from '../test/support/stack';
+import { waitFor } from '../test/support/wait';
+import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
+import { alternate, atMost, cliOf, compileBaselines, Measure, median, report, seconds, stopBaseline } from './support/harness';
+
+const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** A directory for a --cpu-prof profile of each round's mailer and baseline process, when set. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** The outbox queue the seeded mails wait on while the mailer starts. */
+const PARKED = 'parked-mail';
+
+/**
+ * A backlog of MAILS confirmation mails drained by a starting mailer (issue 37, item 3), next to
+ * nodemailer alone with the same pool sending as many mails of the same size to the same sink, in
+ * the same run (bench/README.md). Time: the sink's first arrival to its last; CPU per mail: the
+ * mailer or the baseline's process, PostgreSQL's backends and redis-server, from the go to the last
+ * mail's outbox row gone (the baseline: its last arrival).
+ */
+describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () => {
+  let stack: Stack;
+  let productId = '';
+  let mailer: AppProcess | undefined;
+  let bare: ChildProcess | undefined;
+  let meter: CpuMeter;
+  let round = 0;
+  const cpu = { baseline: [] as number[], service: [] as number[], texts: [] as string[] };
+  /** The prefix being counted, its arrivals' first and last time, and the wait for its last one. */
+  let counting: { prefix: string; count: number; first: number; last: number; done: () => void } | undefined;
+
+  beforeAll(async () => {
+    compileBaselines();
+    stack = await Stack.start({ apps: [] });
+    const cli = cliOf(stack.config);
+    productId = cli('products', 'create', '--name', 'Drain').id;
+    stack.mail.afterAccept = (mail) => {
+      // The sink's own list would hold every parsed mail: emptied as each arrives.
+      stack.mail.mails.length = 0;
+      if (!counting || !mail.to.startsWith(`${counting.prefix}-`)) return;
+      const now = performance.now();
+      if (counting.count++ === 0) counting.first = now;
+      counting.last = now;
+      if (counting.count === MAILS) counting.done();
+    };
+    const redis = await redisPid(stack.config.REDIS_URL);
+    meter = new CpuMeter(stack.db, () => ({
+      mailer: mailer ? [mailer.child.pid!] : [],
+      baseline: bare ? [bare.pid!] : [],
+      'redis-server': [redis],
+    }));
+  });
+  afterAll(async () => {
+    await mailer?.stop();
+    await stopBaseline(bare);
+    await stack?.stop();
+  });
+
+  it(`drains ${MAILS.toLocaleString('en-US')} within 1.3× the time of nodemailer alone`, async () => {
+    const result = await alternate(ROUNDS, baseline, service);
+    const [baselineCpu, serviceCpu] = [median(cpu.baseline), median(cpu.service)];
+    report({
+      work: `a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails drained by a starting mailer, first to last arrival`,
+      baseline: 'nodemailer alone, same pool, same sink, as many mails of the same size',
+      baselineValue: seconds(result.baseline),
+      serviceValue: seconds(result.service),
+      ...atMost(result.ratio, 1.3),
+      note: `CPU per mail over every process (median): ${serviceCpu.toFixed(2)} ms against ${baselineCpu.toFixed(2)} ms; last service round: ${cpu.texts.at(-1)}`,
+    });
+  });
+
+  /** Counts the sink's arrivals to `prefix-…` while `work` runs; resolves with first → last once MAILS arrived. */
+  async function arrivals(prefix: string, work: () => Promise<void>): Promise<Measure> {
+    const all = new Promise<void>((resolve) => (counting = { prefix, count: 0, first: 0, last: 0, done: resolve }));
+    await work();
+    await all;
+    const { first, last } = counting!;
+    counting = undefined;
+    return { kind: 'time', ms: last - first };
+  }
+
+  /** Each group's CPU per mail, kept for the row; the sum over every process but jest's. */
+  function keep(side: 'baseline' | 'service', used: CpuByGroup): void {
+    const { text, totalMs } = perOperation(used, MAILS);
+    cpu[side].push(totalMs);
+    if (side === 'service') cpu.texts.push(text);
+    process.stdout.write(`${side} round ${round}: CPU per mail ${text}\n`);
+  }
+
+  async function baseline(): Promise<Measure> {
+    round++;
+    const prefix = `bare${round}`;
+    const child = fork(join(__dirname, '..', 'dist', 'bench', 'baseline', 'nodemailer-drain.js'), {
+      env: { PATH: process.env.PATH, SMTP_URL: stack.config.SMTP_URL, PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL, PREFIX: prefix, COUNT: String(MAILS) },
+      stdio: 'inherit',
+      execArgv: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=baseline.${round}.cpuprofile`] : [],
+    });
+    bare = child;
+    const [ready] = (await once(child, 'message')) as [{ type: string }];
+    expect(ready.type).toBe('ready');
+    const stop = await meter.start();
+    const answered = once(child, 'message') as Promise<[{ type: string; message?: string }]>;
+    const measure = await arrivals(prefix, async () => {
+      child.send({ type: 'go' });
+    });
+    const [answer] = await answered;
+    keep('baseline', await stop());
+    expect(answer).toEqual({ type: 'done' });
+    if (child.exitCode === null) await once(child, 'exit');
+    bare = undefined;
+    return measure;
+  }
+
+  async function service(): Promise<Measure> {
+    const prefix = `drain${round}`;
+    await seedBacklog(prefix);
+    mailer = await AppProcess.start('mailer', stack.config, { nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [] });
+    const commits = await commitCount();
+    const stop = await meter.start();
+    const measure = await arrivals(prefix, async () => {
+      await stack.db.query(`UPDATE outbox SET queue = $1 WHERE queue = $2`, [QueueName.Mail, PARKED]);
+    });
+    await waitFor(async () => (await stack.db.query(`SELECT count(*)::int AS n FROM outbox WHERE queue = $1`, [QueueName.Mail]))[0].n === 0, 'the handed-over mails to leave the outbox');
+    keep('service', await stop());
+    process.stdout.write(`service round ${round}: ${((await commitCount()) - commits) / MAILS} commits per mail\n`);
+    await mailer.stop();
+    mailer = undefined;
+    const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM entry_tokens t JOIN entries e ON e.id = t.entry_id WHERE e.email LIKE $1 AND t.purpose = 'confirm'`, [`${prefix}-%`]);
+    expect(n).toBe(MAILS);
+    await stack.db.query('VACUUM outbox');
+    return measure;
+  }
+
+  /** The database's committed transactions so far (each statement outside a transaction is one). */
+  async function commitCount(): Promise<number> {
+    // The statistics of this backend's own transactions reach the view when it is next idle.
+    await stack.db.query('SELECT pg_stat_clear_snapshot()');
+    return Number((await stack.db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`))[0].xact_commit);
+  }
+
+  /**
+   * MAILS pending entries of the product, each with the confirmation mail's outbox row a sign-up
+   * leaves (apps/api/src/signups/signups.service.ts: queue, name, data), parked on a queue of their own
+   * so that the mailer starts before it sees them.
+   */
+  async function seedBacklog(prefix: string): Promise<void> {
+    await stack.db.query(
+      `WITH made AS (
+         INSERT INTO entries (id, product_id, mode, email, state, created_at)
+         SELECT 'ent_' || $2 || '_' || i, $1, 'test', $2 || '-' || i || '@example.com', 'pending', now() FROM generate_series(0, $3::int - 1) AS i
+         RETURNING id
+       )
+       INSERT INTO outbox (queue, name, data, created_at)
+       SELECT $4, 'confirmation', jsonb_build_object('entryId', id, 'httpRequestId', 'req-' || id), now() FROM made ORDER BY id`,
+      [productId, prefix, MAILS, PARKED],
+    );
+    await stack.db.query('ANALYZE entries, outbox');
+  }
+});
