@@ -23,6 +23,12 @@ export const CONFIRMATION_ATTEMPTS = 12;
 const FIRST_RETRY_MS = 15_000;
 /** The rows that are due, in due order then row order, from their index (outbox_mail_due). */
 const DUE = `COALESCE(leased_until, '-infinity')`;
+/**
+ * How long the deletion of a handed-over mail's row waits for others: the pool's mails end one by one,
+ * so without it each took a statement (and a commit) of its own. A mailer killed within it sends
+ * those mails again once their lease ends, as it does the mails in flight.
+ */
+const REMOVE_GATHER_MS = 20;
 
 interface Claimed {
   id: string;
@@ -38,7 +44,8 @@ interface Claimed {
  * as it has free slots, and the claim leases them, so that rows of a mailer that died are taken again
  * when their lease ends. A mail handed over (or whose entry is gone or no longer pending) deletes its
  * row; a temporary failure leaves the row waiting for its next attempt; a permanent refusal or the
- * last attempt gives it up. The deletions of the mails in flight are one statement per batch.
+ * last attempt gives it up. The deletions of the mails handed over within REMOVE_GATHER_MS of each
+ * other are one statement.
  */
 @Injectable()
 export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -50,7 +57,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private readonly remove = groupCommits<string, void>(async (rowIds) => {
     await this.db.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
     return rowIds.map(() => undefined);
-  });
+  }, 200, REMOVE_GATHER_MS);
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -131,7 +138,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     const confirmUrl = confirmationLink(this.config.PUBLIC_BASE_URL, confirm);
     const content = (product: MailProduct, links: MailLinks, entry: MailEntry) => {
       const t = translator(entry.locale);
-      const values = confirmationValues(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL);
+      const values = () => confirmationValues(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL);
       return this.templates.mail(product.id, 'confirmation', t, values, links, () => confirmationMail(t, product.name, confirmUrl, links, this.config.PENDING_ENTRY_TTL));
     };
     await this.sender.sendToPending(entryId, content, {

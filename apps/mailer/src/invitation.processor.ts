@@ -89,7 +89,7 @@ export class InvitationProcessor extends QueueProcessor {
       const t = translator(entry.locale);
       const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
       const validMs = expiresAt.getTime() - now.getTime();
-      const values = invitationValues(t, product.name, link, links, now, expiresAt);
+      const values = () => invitationValues(t, product.name, link, links, now, expiresAt);
       return this.templates.mail(product.id, 'invitation', t, values, links, () => invitationMail(t, product.name, link, links, validMs));
     };
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {

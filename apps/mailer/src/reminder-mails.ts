@@ -112,7 +112,7 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
     const leftMs = reminderTimeLeft(now, reminder.expiresAt);
     const t = translator(entry.locale);
     const content = (_: EntryRecord, links: MailLinks) => {
-      const values = reminderValues(t, product.name, link, links, now, reminder.expiresAt);
+      const values = () => reminderValues(t, product.name, link, links, now, reminder.expiresAt);
       return this.templates.mail(product.id, 'reminder', t, values, links, () => invitationReminderMail(t, product.name, link, links, leftMs));
     };
     const { sent, untried } = await this.sender.sendEach([entry], product, content, {

@@ -35,4 +35,24 @@ describe(groupCommits.name, () => {
     fail = false;
     expect(await echo('c')).toBe('c');
   });
+
+  it('with a gathering time, holds a batch that long after its first item, even while nothing else runs', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const batches: number[][] = [];
+      const echo = groupCommits<number, number>(async (items) => (batches.push([...items]), [...items]), 200, 50);
+      const answers = [echo(1)];
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      answers.push(echo(2));
+      jest.advanceTimersByTime(49);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(batches).toEqual([]);
+      jest.advanceTimersByTime(1);
+      expect(await Promise.all(answers)).toEqual([1, 2]);
+      expect(batches).toEqual([[1, 2]]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
