@@ -9,6 +9,21 @@ import { safeAgent } from './safe-agent';
 /** Opened secrets and checked URLs kept, the most recently used. */
 const MEMO_SIZE = 1000;
 
+/** Where a delivery goes and how it is signed. */
+export interface Endpoint {
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretUntil: Date | null;
+  signatureFormat: SignatureFormat;
+}
+
+/** An endpoint's secrets, opened. */
+interface Keys {
+  secret: string;
+  previousSecret: string | null;
+}
+
 /** A pending delivery with what its next attempt needs. */
 export interface Due {
   id: string;
@@ -18,11 +33,8 @@ export interface Due {
   eventCreatedAt: Date;
   /** Null only if it was deleted under a pending delivery. */
   body: string | null;
-  url: string;
-  secret: Buffer;
-  previousSecret: Buffer | null;
-  previousSecretUntil: Date | null;
-  signatureFormat: SignatureFormat;
+  /** Shared by the deliveries of one claim to the same endpoint. */
+  endpoint: Endpoint;
   /** Attempts its log holds. */
   made: number;
 }
@@ -53,10 +65,12 @@ export class Attempts implements OnApplicationShutdown {
   private readonly secrets: SecretBox;
   /**
    * A sealed secret is opened once per sealing rather than once per attempt, and a URL checked once:
-   * the endpoint is still read with every delivery, and a rotation seals a new secret, so nothing here
-   * outlives a change.
+   * the endpoint is still read with every claim and every retry, and a rotation seals a new secret, so
+   * nothing here outlives a change.
    */
   private readonly opened = new LRUCache<string, string>({ max: MEMO_SIZE, memoMethod: (sealed) => this.secrets.open(Buffer.from(sealed, 'latin1')) });
+  /** The secrets of an endpoint as read, opened once for the deliveries that share it. */
+  private readonly keys = new WeakMap<Endpoint, Keys>();
   private readonly urlChecks = new LRUCache<string, { problem: string | null }>({
     max: MEMO_SIZE,
     memoMethod: (url) => ({ problem: webhookUrlProblem(url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS) }),
@@ -134,7 +148,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
   private async loadDue(ids: readonly string[]): Promise<(Due | null)[]> {
-    const rows: Due[] = await this.db.query(
+    const rows: (Omit<Due, 'endpoint'> & Endpoint)[] = await this.db.query(
       `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
          w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
          (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made
@@ -142,7 +156,12 @@ export class Attempts implements OnApplicationShutdown {
        WHERE d.id = ANY ($1::text[]) AND d.status = 'pending'`,
       [ids],
     );
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(
+      rows.map(({ url, secret, previousSecret, previousSecretUntil, signatureFormat, ...row }) => [
+        row.id,
+        { ...row, endpoint: { url, secret, previousSecret, previousSecretUntil, signatureFormat } },
+      ]),
+    );
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -201,15 +220,14 @@ export class Attempts implements OnApplicationShutdown {
 
   /** One attempt: the status code, or what went wrong (never the response body, never the secret). */
   private async post(due: Due, body: string, now: Date): Promise<{ statusCode: number | null; error: string | null }> {
-    const { problem } = this.urlChecks.memo(due.url);
+    const { endpoint } = due;
+    const { problem } = this.urlChecks.memo(endpoint.url);
     if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
-    const secrets = [this.opened.memo(due.secret.toString('latin1'))];
-    if (due.previousSecret && due.previousSecretUntil && due.previousSecretUntil > now) {
-      secrets.push(this.opened.memo(due.previousSecret.toString('latin1')));
-    }
+    const keys = this.keysOf(endpoint);
+    const secrets = keys.previousSecret && endpoint.previousSecretUntil! > now ? [keys.secret, keys.previousSecret] : [keys.secret];
     try {
       return await withDeadline(this.config.WEBHOOK_TIMEOUT, async (signal) => {
-        const response = await request(due.url, {
+        const response = await request(endpoint.url, {
           method: 'POST',
           body,
           dispatcher: this.agent,
@@ -217,7 +235,7 @@ export class Attempts implements OnApplicationShutdown {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'waitlist-webhooks/1',
-            ...signingHeaders(due.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
+            ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
             'service-event': due.eventType,
             'service-delivery': due.id,
           },
@@ -232,5 +250,16 @@ export class Attempts implements OnApplicationShutdown {
       if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
       return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
     }
+  }
+
+  /** An endpoint's opened secrets, once per endpoint object (a claim's deliveries share one). */
+  private keysOf(endpoint: Endpoint): Keys {
+    let keys = this.keys.get(endpoint);
+    if (!keys) {
+      const open = (sealed: Buffer) => this.opened.memo(sealed.toString('latin1'));
+      keys = { secret: open(endpoint.secret), previousSecret: endpoint.previousSecret && endpoint.previousSecretUntil ? open(endpoint.previousSecret) : null };
+      this.keys.set(endpoint, keys);
+    }
+    return keys;
   }
 }
