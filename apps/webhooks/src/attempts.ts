@@ -1,9 +1,10 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem, withDeadline } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { LRUCache } from 'lru-cache';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { Posts, Target } from './posts';
 import { safeAgent } from './safe-agent';
 
 /** Opened secrets and checked URLs kept, the most recently used. */
@@ -18,10 +19,11 @@ export interface Endpoint {
   signatureFormat: SignatureFormat;
 }
 
-/** An endpoint's secrets, opened. */
-interface Keys {
+/** An endpoint made ready for its attempts: its secrets opened, its URL as undici dispatches it. */
+interface Ready {
   secret: string;
   previousSecret: string | null;
+  target: Target;
 }
 
 /** A pending delivery with what its next attempt needs. */
@@ -69,13 +71,14 @@ export class Attempts implements OnApplicationShutdown {
    * nothing here outlives a change.
    */
   private readonly opened = new LRUCache<string, string>({ max: MEMO_SIZE, memoMethod: (sealed) => this.secrets.open(Buffer.from(sealed, 'latin1')) });
-  /** The secrets of an endpoint as read, opened once for the deliveries that share it. */
-  private readonly keys = new WeakMap<Endpoint, Keys>();
+  /** An endpoint as read, made ready once for the deliveries that share it. */
+  private readonly ready = new WeakMap<Endpoint, Ready>();
   private readonly urlChecks = new LRUCache<string, { problem: string | null }>({
     max: MEMO_SIZE,
     memoMethod: (url) => ({ problem: webhookUrlProblem(url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS) }),
   });
   private readonly agent: Agent;
+  private readonly posts: Posts;
   private readonly due = groupCommits<string, Due | null>((ids) => this.loadDue(ids));
   private readonly logged = groupCommits<Attempted, void>((attempted) => this.record(attempted));
   private readonly attempts;
@@ -89,7 +92,8 @@ export class Attempts implements OnApplicationShutdown {
     metrics: Metrics,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
-    this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.WEBHOOK_TIMEOUT);
+    this.posts = new Posts(this.agent, config.WEBHOOK_TIMEOUT);
     this.attempts = metrics.counter({
       name: 'waitlist_delivery_attempts_total',
       help: 'Delivery attempts logged, by attempt number and where they left the delivery: succeeded, retrying or given_up',
@@ -104,6 +108,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** After the fan-out and the worker ended their attempts (beforeApplicationShutdown). */
   async onApplicationShutdown(): Promise<void> {
+    this.posts.close();
     await this.agent.close();
   }
 
@@ -223,43 +228,35 @@ export class Attempts implements OnApplicationShutdown {
     const { endpoint } = due;
     const { problem } = this.urlChecks.memo(endpoint.url);
     if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
-    const keys = this.keysOf(endpoint);
-    const secrets = keys.previousSecret && endpoint.previousSecretUntil! > now ? [keys.secret, keys.previousSecret] : [keys.secret];
-    try {
-      return await withDeadline(this.config.WEBHOOK_TIMEOUT, async (signal) => {
-        const response = await request(endpoint.url, {
-          method: 'POST',
-          body,
-          dispatcher: this.agent,
-          signal,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'waitlist-webhooks/1',
-            ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
-            'service-event': due.eventType,
-            'service-delivery': due.id,
-          },
-        });
-        // The answer's body does not matter; read at most a little of it and let the rest go.
-        await response.body.dump({ limit: 4096 }).catch(() => undefined);
-        return { statusCode: response.statusCode, error: null };
-      });
-    } catch (error) {
-      const { name, code, message } = error as { name?: string; code?: string; message?: string };
-      const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
-      return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
-    }
+    const ready = this.readyOf(endpoint);
+    const secrets = ready.previousSecret && endpoint.previousSecretUntil! > now ? [ready.secret, ready.previousSecret] : [ready.secret];
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'waitlist-webhooks/1',
+      ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
+      'service-event': due.eventType,
+      'service-delivery': due.id,
+    };
+    const answer = await this.posts.send(ready.target, headers, body);
+    if (answer.error === null) return answer;
+    const { name, code, message } = answer.error as Error & { code?: string };
+    if (name === 'TimeoutError') return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
+    return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
   }
 
-  /** An endpoint's opened secrets, once per endpoint object (a claim's deliveries share one). */
-  private keysOf(endpoint: Endpoint): Keys {
-    let keys = this.keys.get(endpoint);
-    if (!keys) {
+  /** An endpoint made ready once per endpoint object (a claim's deliveries share one). */
+  private readyOf(endpoint: Endpoint): Ready {
+    let ready = this.ready.get(endpoint);
+    if (!ready) {
       const open = (sealed: Buffer) => this.opened.memo(sealed.toString('latin1'));
-      keys = { secret: open(endpoint.secret), previousSecret: endpoint.previousSecret && endpoint.previousSecretUntil ? open(endpoint.previousSecret) : null };
-      this.keys.set(endpoint, keys);
+      const url = new URL(endpoint.url);
+      ready = {
+        secret: open(endpoint.secret),
+        previousSecret: endpoint.previousSecret && endpoint.previousSecretUntil ? open(endpoint.previousSecret) : null,
+        target: { origin: url.origin, path: `${url.pathname}${url.search}` },
+      };
+      this.ready.set(endpoint, ready);
     }
-    return keys;
+    return ready;
   }
 }
