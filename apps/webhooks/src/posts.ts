@@ -19,7 +19,7 @@ export type Answer = { statusCode: number; error: null } | { statusCode: null; e
  * timeout, and the POST is aborted as soon as it is written).
  */
 class Post implements Dispatcher.DispatchHandler {
-  private abort: ((reason?: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private statusCode: number | null = null;
   private received = 0;
   private expired: Error | undefined;
@@ -32,32 +32,30 @@ class Post implements Dispatcher.DispatchHandler {
   /** The deadline passed: the POST ends now, or once it is written. */
   expire(reason: Error): void {
     this.expired = reason;
-    this.abort?.(reason);
+    this.controller?.abort(reason);
   }
 
-  onConnect(abort: (reason?: Error) => void): void {
-    this.abort = abort;
-    if (this.expired) abort(this.expired);
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.expired) controller.abort(this.expired);
   }
 
-  onHeaders(statusCode: number): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
     this.statusCode = statusCode;
-    return true;
   }
 
-  onData(chunk: Buffer): boolean {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.received += chunk.length;
-    if (this.received > BODY_LIMIT) this.abort!(new Error('The answer is longer than it needs to be'));
-    return true;
+    if (this.received > BODY_LIMIT) controller.abort(new Error('The answer is longer than it needs to be'));
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     // undici frees the connection one turn of the event loop after this (setImmediate, queued once this
     // call returns): the next POST, started at once, would open a connection of its own.
     queueMicrotask(() => setImmediate(() => this.end(null)));
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.end(error);
   }
 
