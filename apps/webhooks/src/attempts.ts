@@ -1,13 +1,30 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem, withDeadline } from '@app/shared';
+import { APP_CONFIG, AppConfig, Clock, DeliveryAttempt, groupCommits, Metrics, RetrySchedule, SecretBox, SignatureFormat, signingHeaders, webhookUrlProblem } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { LRUCache } from 'lru-cache';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
+import { Posts, Target } from './posts';
 import { safeAgent } from './safe-agent';
 
 /** Opened secrets and checked URLs kept, the most recently used. */
 const MEMO_SIZE = 1000;
+
+/** Where a delivery goes and how it is signed. */
+export interface Endpoint {
+  url: string;
+  secret: Buffer;
+  previousSecret: Buffer | null;
+  previousSecretUntil: Date | null;
+  signatureFormat: SignatureFormat;
+}
+
+/** An endpoint made ready for its attempts: its secrets opened, its URL as undici dispatches it. */
+interface Ready {
+  secret: string;
+  previousSecret: string | null;
+  target: Target;
+}
 
 /** A pending delivery with what its next attempt needs. */
 export interface Due {
@@ -18,11 +35,8 @@ export interface Due {
   eventCreatedAt: Date;
   /** Null only if it was deleted under a pending delivery. */
   body: string | null;
-  url: string;
-  secret: Buffer;
-  previousSecret: Buffer | null;
-  previousSecretUntil: Date | null;
-  signatureFormat: SignatureFormat;
+  /** Shared by the deliveries of one claim to the same endpoint. */
+  endpoint: Endpoint;
   /** Attempts its log holds. */
   made: number;
 }
@@ -53,15 +67,18 @@ export class Attempts implements OnApplicationShutdown {
   private readonly secrets: SecretBox;
   /**
    * A sealed secret is opened once per sealing rather than once per attempt, and a URL checked once:
-   * the endpoint is still read with every delivery, and a rotation seals a new secret, so nothing here
-   * outlives a change.
+   * the endpoint is still read with every claim and every retry, and a rotation seals a new secret, so
+   * nothing here outlives a change.
    */
   private readonly opened = new LRUCache<string, string>({ max: MEMO_SIZE, memoMethod: (sealed) => this.secrets.open(Buffer.from(sealed, 'latin1')) });
+  /** An endpoint as read, made ready once for the deliveries that share it. */
+  private readonly ready = new WeakMap<Endpoint, Ready>();
   private readonly urlChecks = new LRUCache<string, { problem: string | null }>({
     max: MEMO_SIZE,
     memoMethod: (url) => ({ problem: webhookUrlProblem(url, this.config.WEBHOOK_ALLOW_PRIVATE_URLS) }),
   });
   private readonly agent: Agent;
+  private readonly posts: Posts;
   private readonly due = groupCommits<string, Due | null>((ids) => this.loadDue(ids));
   private readonly logged = groupCommits<Attempted, void>((attempted) => this.record(attempted));
   private readonly attempts;
@@ -75,7 +92,8 @@ export class Attempts implements OnApplicationShutdown {
     metrics: Metrics,
   ) {
     this.secrets = new SecretBox(config.ENCRYPTION_KEY);
-    this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    this.agent = safeAgent(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.WEBHOOK_TIMEOUT);
+    this.posts = new Posts(this.agent, config.WEBHOOK_TIMEOUT);
     this.attempts = metrics.counter({
       name: 'waitlist_delivery_attempts_total',
       help: 'Delivery attempts logged, by attempt number and where they left the delivery: succeeded, retrying or given_up',
@@ -90,6 +108,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** After the fan-out and the worker ended their attempts (beforeApplicationShutdown). */
   async onApplicationShutdown(): Promise<void> {
+    this.posts.close();
     await this.agent.close();
   }
 
@@ -134,7 +153,7 @@ export class Attempts implements OnApplicationShutdown {
 
   /** The pending ones of these deliveries, each with its body, its endpoint and the attempts its log counts (so a job added again after Redis lost it goes on counting). */
   private async loadDue(ids: readonly string[]): Promise<(Due | null)[]> {
-    const rows: Due[] = await this.db.query(
+    const rows: (Omit<Due, 'endpoint'> & Endpoint)[] = await this.db.query(
       `SELECT d.id, d.event_id AS "eventId", d.event_type AS "eventType", e.created_at AS "eventCreatedAt", e.body, w.url, w.secret, w.previous_secret AS "previousSecret",
          w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
          (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS made
@@ -142,7 +161,12 @@ export class Attempts implements OnApplicationShutdown {
        WHERE d.id = ANY ($1::text[]) AND d.status = 'pending'`,
       [ids],
     );
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(
+      rows.map(({ url, secret, previousSecret, previousSecretUntil, signatureFormat, ...row }) => [
+        row.id,
+        { ...row, endpoint: { url, secret, previousSecret, previousSecretUntil, signatureFormat } },
+      ]),
+    );
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -201,36 +225,38 @@ export class Attempts implements OnApplicationShutdown {
 
   /** One attempt: the status code, or what went wrong (never the response body, never the secret). */
   private async post(due: Due, body: string, now: Date): Promise<{ statusCode: number | null; error: string | null }> {
-    const { problem } = this.urlChecks.memo(due.url);
+    const { endpoint } = due;
+    const { problem } = this.urlChecks.memo(endpoint.url);
     if (problem) return { statusCode: null, error: `refused: the URL ${problem}` };
-    const secrets = [this.opened.memo(due.secret.toString('latin1'))];
-    if (due.previousSecret && due.previousSecretUntil && due.previousSecretUntil > now) {
-      secrets.push(this.opened.memo(due.previousSecret.toString('latin1')));
+    const ready = this.readyOf(endpoint);
+    const secrets = ready.previousSecret && endpoint.previousSecretUntil! > now ? [ready.secret, ready.previousSecret] : [ready.secret];
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'waitlist-webhooks/1',
+      ...signingHeaders(endpoint.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
+      'service-event': due.eventType,
+      'service-delivery': due.id,
+    };
+    const answer = await this.posts.send(ready.target, headers, body);
+    if (answer.error === null) return answer;
+    const { name, code, message } = answer.error as Error & { code?: string };
+    if (name === 'TimeoutError') return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
+    return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
+  }
+
+  /** An endpoint made ready once per endpoint object (a claim's deliveries share one). */
+  private readyOf(endpoint: Endpoint): Ready {
+    let ready = this.ready.get(endpoint);
+    if (!ready) {
+      const open = (sealed: Buffer) => this.opened.memo(sealed.toString('latin1'));
+      const url = new URL(endpoint.url);
+      ready = {
+        secret: open(endpoint.secret),
+        previousSecret: endpoint.previousSecret && endpoint.previousSecretUntil ? open(endpoint.previousSecret) : null,
+        target: { origin: url.origin, path: `${url.pathname}${url.search}` },
+      };
+      this.ready.set(endpoint, ready);
     }
-    try {
-      return await withDeadline(this.config.WEBHOOK_TIMEOUT, async (signal) => {
-        const response = await request(due.url, {
-          method: 'POST',
-          body,
-          dispatcher: this.agent,
-          signal,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'waitlist-webhooks/1',
-            ...signingHeaders(due.signatureFormat, secrets, { eventId: due.eventId, body, unixSeconds: Math.floor(now.getTime() / 1000) }),
-            'service-event': due.eventType,
-            'service-delivery': due.id,
-          },
-        });
-        // The answer's body does not matter; read at most a little of it and let the rest go.
-        await response.body.dump({ limit: 4096 }).catch(() => undefined);
-        return { statusCode: response.statusCode, error: null };
-      });
-    } catch (error) {
-      const { name, code, message } = error as { name?: string; code?: string; message?: string };
-      const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      if (timedOut) return { statusCode: null, error: `no answer within ${this.config.WEBHOOK_TIMEOUT} ms` };
-      return { statusCode: null, error: code === 'EPRIVATE' ? (message ?? code) : (code ?? message ?? 'error') };
-    }
+    return ready;
   }
 }

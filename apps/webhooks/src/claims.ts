@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { preparedQuery, QueueName, SignatureFormat } from '@app/shared';
+import { preparedQuery, QueueName } from '@app/shared';
 import { DataSource, QueryRunner } from 'typeorm';
+import { Endpoint } from './attempts';
 
 /** The advisory lock class of the fan-out's claims (the api's are 727_001 and 727_002). */
 const FAN_OUT_LOCK = 727_003;
@@ -14,12 +15,12 @@ export interface Claimed {
   eventCreatedAt: Date;
   body: string | null;
   endpointId: string | null;
-  url: string;
-  secret: Buffer;
-  previousSecret: Buffer | null;
-  previousSecretUntil: Date | null;
-  signatureFormat: SignatureFormat;
+  /** One object per endpoint and claim, shared by its rows; null with endpointId. */
+  endpoint: Endpoint | null;
 }
+
+/** A claimed row as read: the endpoint's columns only on the first row of each endpoint. */
+type Read = Omit<Claimed, 'endpoint'> & Partial<Endpoint>;
 
 /** A claimed outbox row: its deliveries not yet in a batch, those in batches under way, and whether every batch so far was written. */
 interface Open {
@@ -72,16 +73,22 @@ export class Claims implements OnApplicationShutdown {
     for (const id of ids) this.open.set(id, { left: 0, writing: 0, whole: true });
     // A statement of its own, so that its snapshot is taken after the locks: a row that a batch deleted
     // before unlocking it is gone here. An event an older api wrote keeps its body in events until here.
-    let rows: Claimed[];
+    let read: Read[];
     try {
-      rows = await preparedQuery<Claimed>(
+      read = await preparedQuery<Read>(
         runner,
         `WITH moved AS (
            UPDATE outbox o SET body = e.body FROM events e
            WHERE o.id = ANY ($1::bigint[]) AND o.body IS NULL AND e.id = o.data->>'eventId' AND e.body IS NOT NULL RETURNING e.id
          ), cleared AS (UPDATE events SET body = NULL WHERE id IN (SELECT id FROM moved))
+         SELECT "outboxId", "eventId", "eventType", "eventCreatedAt", body, "endpointId",
+           -- An endpoint's columns come once per claim: a sealed secret on every row was garbage to parse.
+           CASE WHEN first THEN url END AS url, CASE WHEN first THEN secret END AS secret, CASE WHEN first THEN "previousSecret" END AS "previousSecret",
+           CASE WHEN first THEN "previousSecretUntil" END AS "previousSecretUntil", CASE WHEN first THEN "signatureFormat" END AS "signatureFormat"
+         FROM (
          SELECT o.id AS "outboxId", o.data->>'eventId' AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", COALESCE(o.body, e.body) AS body,
-           w.id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat"
+           w.id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
+           w.id IS NOT NULL AND row_number() OVER (PARTITION BY w.id) = 1 AS first
          FROM outbox o
          -- OFFSET 0 keeps each lateral read a per-row lookup by key: a plan may otherwise hash the whole
          -- events or deliveries table at every claim (their statistics lag behind a burst).
@@ -93,13 +100,15 @@ export class Claims implements OnApplicationShutdown {
              AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = w.id AND d.event_id = e.id)
            OFFSET 0
          ) w ON COALESCE(o.body, e.body) IS NOT NULL
-         WHERE o.id = ANY ($1::bigint[])`,
+         WHERE o.id = ANY ($1::bigint[])
+         ) claimed`,
         [ids],
       );
     } catch (error) {
       await this.release(ids);
       throw error;
     }
+    const rows = withEndpoints(read);
     for (const row of rows) if (row.endpointId !== null) this.open.get(row.outboxId)!.left++;
     const found = new Set(rows.map((row) => row.outboxId));
     await this.release(ids.filter((id) => !found.has(id)));
@@ -178,4 +187,22 @@ export class Claims implements OnApplicationShutdown {
     }
     return this.runner;
   }
+}
+
+/** The claimed rows, each with its endpoint's one object. */
+function withEndpoints(read: Read[]): Claimed[] {
+  const endpoints = new Map<string, Endpoint>();
+  for (const row of read) {
+    if (row.endpointId === null || row.url == null) continue;
+    endpoints.set(row.endpointId, { url: row.url, secret: row.secret!, previousSecret: row.previousSecret ?? null, previousSecretUntil: row.previousSecretUntil ?? null, signatureFormat: row.signatureFormat! });
+  }
+  return read.map(({ outboxId, eventId, eventType, eventCreatedAt, body, endpointId }) => ({
+    outboxId,
+    eventId,
+    eventType,
+    eventCreatedAt,
+    body,
+    endpointId,
+    endpoint: (endpointId !== null && endpoints.get(endpointId)) || null,
+  }));
 }

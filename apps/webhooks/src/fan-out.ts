@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, CommandQueue, deliveryId, groupCommits, Outages, preparedQuery, QueueName, RetrySchedule, Rounds, withTimeout } from '@app/shared';
 import { DataSource } from 'typeorm';
-import { Attempted, Attempts, Due } from './attempts';
+import { Attempted, Attempts, Due, Endpoint } from './attempts';
 import { Claimed, Claims } from './claims';
 
 /** First attempts' POSTs in flight per process (the delivery worker has as many for retries). */
@@ -97,7 +97,7 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
     const limit = this.room;
     const { taken, rows } = await this.claims.take(limit);
     await this.claims.drop([...new Set(rows.filter((row) => row.endpointId === null).map((row) => row.outboxId))]);
-    for (const row of rows) if (row.endpointId !== null) this.start(first(row, row.endpointId));
+    for (const row of rows) if (row.endpointId !== null && row.endpoint !== null) this.start(first(row, row.endpointId, row.endpoint));
     return taken === limit;
   }
 
@@ -187,6 +187,6 @@ export class FanOut implements OnApplicationBootstrap, BeforeApplicationShutdown
 }
 
 /** A claimed delivery's first attempt. */
-function first(row: Claimed, endpointId: string): First {
-  return { ...row, id: deliveryId(endpointId, row.eventId), endpointId, made: 0 };
+function first({ outboxId, eventId, eventType, eventCreatedAt, body }: Claimed, endpointId: string, endpoint: Endpoint): First {
+  return { id: deliveryId(endpointId, eventId), outboxId, eventId, eventType, eventCreatedAt, body, endpointId, endpoint, made: 0 };
 }
