@@ -10,6 +10,11 @@ module.exports = {
   // limit). No workerIdleMemoryLimit: a worker it replaces after the last file is started again, never
   // told to end, and killed ("A worker process has failed to exit gracefully").
   testEnvironment: '<rootDir>/test/support/node-environment.ts',
+  // A worker that ends with a heap of 1–2 GB (each e2e file loads three apps) takes a few hundred ms to
+  // free it as it exits, more while the other worker and jest still work beside it: past jest's 500 ms
+  // it was killed and reported as "failed to exit gracefully", with nothing left open. A worker that
+  // really hangs is still killed, later.
+  workerGracefulExitTimeout: 10_000,
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   modulePathIgnorePatterns: ['<rootDir>/libs/client/dist'],
   testRegex: '\\.(e2e-)?spec\\.ts$',
