@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { Posts } from './posts';
+import { Answer, Posts } from './posts';
 
 describe('Posts', () => {
   let server: Server;
@@ -61,4 +61,46 @@ describe('Posts', () => {
       posts.close();
     }
   });
+
+  it('ends a POST without an answer at most one tick (a twentieth of the timeout) after its deadline', async () => {
+    const requests: unknown[] = [];
+    const seen = (request: unknown) => requests.push(request);
+    server.on('request', seen);
+    // Only the clock and its timers are fake: the sockets, and undici's turns of the event loop, stay real.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime'] });
+    const posts = new Posts(agent, 1000);
+    const ended: (Answer | undefined)[] = [undefined, undefined];
+    const send = (i: number) => void posts.send({ origin, path: '/hang' }, {}, '{}').then((answer) => (ended[i] = answer));
+    try {
+      // The timer starts with the first POST; the second begins between two of its ticks (deadline 1025 ms).
+      send(0);
+      await until(() => requests.length === 1);
+      await jest.advanceTimersByTimeAsync(25);
+      send(1);
+      await until(() => requests.length === 2);
+
+      await jest.advanceTimersByTimeAsync(999);
+      await until(() => ended[0] !== undefined);
+      await turns();
+      expect(ended[1]).toBeUndefined();
+
+      await jest.advanceTimersByTimeAsync(50);
+      await until(() => ended[1] !== undefined);
+      expect(ended).toEqual([timedOut, timedOut]);
+    } finally {
+      posts.close();
+      jest.useRealTimers();
+      server.off('request', seen);
+    }
+  });
 });
+
+const timedOut = { statusCode: null, error: expect.objectContaining({ name: 'TimeoutError' }) };
+
+const turns = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits, on real turns of the event loop, until the condition holds or 5 real seconds went by. */
+async function until(condition: () => boolean): Promise<void> {
+  const end = process.hrtime.bigint() + 5_000_000_000n;
+  while (!condition() && process.hrtime.bigint() < end) await turns();
+}
