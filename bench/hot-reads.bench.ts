@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { postgresCpu, postgresCpuSince } from './support/cpu';
 import { atLeast, cpuMs, Measure, median, perSecond, report, reportMemory, stopBaseline } from './support/harness';
 import { AppProcess } from '../test/support/processes';
 import { seedHistory } from '../test/support/seed';
@@ -99,8 +100,12 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     { work: 'list, first page', request: () => ({ method: 'GET', path: '/api/v1/entries' }), bound: 0.9 },
   ];
 
-  /** Requests per second of `seconds` of load, and the server's CPU per request; every answer must be a 200. */
-  async function load(url: string, pid: number, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure & { kind: 'rate'; perSecond: number; cpuUs: number }> {
+  /**
+   * Requests per second of `seconds` of load, and the server's and PostgreSQL's CPU per request (the
+   * backends of the bench's database: only the loaded side's pool is busy); every answer must be a 200.
+   */
+  async function load(url: string, pid: number, request: () => autocannon.Request, seconds = SECONDS): Promise<Measure & { kind: 'rate'; perSecond: number; cpuUs: number; postgresUs: number }> {
+    const backends = await postgresCpu(stack.db);
     const cpuBefore = cpuMs(pid);
     const result = await autocannon({
       url,
@@ -118,7 +123,9 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     if (result.non2xx || result.errors || result.timeouts) {
       throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
     }
-    return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds), cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total };
+    const cpuUs = ((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total;
+    const postgresUs = ((await postgresCpuSince(stack.db, backends)) * 1000) / result.requests.total;
+    return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds), cpuUs, postgresUs };
   }
 
   it('reports requests per second against both bare servers, then the api’s RSS', async () => {
@@ -128,7 +135,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
         ...BASELINE_SQL.map((sql) => ({ name: sql, url: baselines[sql].url, pid: baselines[sql].child!.pid! })),
         { name: 'service', url: api.url, pid: api.child.pid! },
       ];
-      const seen = new Map(sides.map(({ name }) => [name, { rates: [] as number[], cpuUs: [] as number[] }]));
+      const seen = new Map(sides.map(({ name }) => [name, { rates: [] as number[], cpuUs: [] as number[], postgresUs: [] as number[] }]));
       // A short warm-up of each side (JIT, pools, caches) before the measured rounds.
       for (const { url, pid } of sides) await load(url, pid, request, 1);
       // In turn (A B C A B C …), which spreads the machine's noise over every side.
@@ -137,6 +144,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
           const measure = await load(url, pid, request);
           seen.get(name)!.rates.push(measure.perSecond);
           seen.get(name)!.cpuUs.push(measure.cpuUs);
+          seen.get(name)!.postgresUs.push(measure.postgresUs);
         }
       }
       const service = seen.get('service')!;
@@ -152,7 +160,8 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
           ...atLeast(median(service.rates) / median(baseline.rates), bound),
           note:
             `rounds: baseline ${listed(baseline.rates)}; service ${listed(service.rates)}; ` +
-            `server CPU per request (median): baseline ${microseconds(baseline.cpuUs)}, service ${microseconds(service.cpuUs)}`,
+            `server CPU per request (median): baseline ${microseconds(baseline.cpuUs)}, service ${microseconds(service.cpuUs)}; ` +
+            `PostgreSQL's: baseline ${microseconds(baseline.postgresUs)}, service ${microseconds(service.postgresUs)}`,
         });
       }
     }
