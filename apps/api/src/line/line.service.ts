@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { Clock, Entry, EntryRecord, EventEnvelope, PlaceCause, QueueName, Referral, ReferralReason, ReferralState, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
 import type { Standing } from './line.dto';
-import { recordPlaceChange } from './place-history';
 
 /** A referrer after a change of its credit: its credited referrals, and its product's milestones. */
 export interface Credited extends ProductScope {
@@ -27,28 +26,23 @@ export class LineService {
   ) {}
 
   /**
-   * A confirming entry joins the line at the next confirmation number of its product and mode, in the
-   * caller's transaction, at the back of the line: its history says at which place. The counter row is
-   * held until the commit, so the product's referral places, returned for crediting its referral,
-   * cannot change meanwhile (see rekey), and the product's confirmations take turns.
+   * A confirming entry joins the line at the next confirmation number of its product and mode, at the
+   * back of the line, with everything that needs the number in one statement, the caller's last before
+   * its commit: the entry's state and key, its history's `joined` place, its referral's decided credit
+   * and the referrer's (under the product's referral places), the entry.confirmed event's rows. The
+   * counter row is held from this statement until the commit: numbers commit in their order, and no
+   * new number of referral places (rekey) comes between the places read and the credit. The referrer
+   * after a credit, or null.
    */
-  async join(manager: EntityManager, entry: EntryRecord, now: Date): Promise<Product> {
-    const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
-      `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
-       ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + 1
-       RETURNING last_seq`,
-      [entry.productId, entry.mode],
-    );
-    const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
-    entry.confirmationSeq = Number(seq);
-    entry.lineKey = lineKey({ confirmationSeq: entry.confirmationSeq, referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces);
-    // Everyone waiting is ahead of it: the counts are those committed, and confirmations take turns here.
-    const [{ waiting }]: { waiting: number }[] = await manager.query(
-      `SELECT COALESCE(sum(confirmed), 0)::int AS waiting FROM entry_counts WHERE product_id = $1 AND mode = $2`,
-      [entry.productId, entry.mode],
-    );
-    await recordPlaceChange(manager, { entryId: entry.id, at: now, cause: 'joined', place: waiting + 1 });
-    return product;
+  async join(manager: EntityManager, joining: Joining): Promise<(Credited & { id: string }) | null> {
+    const { entry, now, referral, event } = joining;
+    const [row]: { credited: (Credited & { id: string }) | null }[] = await manager.query(JOIN_LINE, [
+      entry.id, entry.productId, entry.mode, now, joining.referralCode, joining.keepsReferrer,
+      referral?.id ?? null, referral?.state ?? null, referral?.reasons ?? [], referral?.network ?? null,
+      referral?.creditAt ?? null, referral?.creditAfter ?? null, referral?.state === 'credited', referral ? PLACE_CAUSE[referral.state] : null,
+      event.id, event.type, JSON.stringify(event), QueueName.Webhooks,
+    ]);
+    return row.credited;
   }
 
   /**
@@ -229,6 +223,58 @@ export class LineService {
     return rows.map((row) => row.id);
   }
 }
+
+/** What a confirmation decided before it takes its number (LineService.join). */
+export interface Joining {
+  entry: { id: string } & ProductScope;
+  now: Date;
+  referralCode: string;
+  /** Whether the entry keeps its referred_by: its referral was not withheld. */
+  keepsReferrer: boolean;
+  referral: ({ id: string; state: ReferralState; reasons: ReferralReason[]; network: string | null } & Pick<Referral, 'creditAt' | 'creditAfter'>) | null;
+  event: EventEnvelope;
+}
+
+const PLACE_CAUSE: Record<ReferralState, PlaceCause> = { credited: 'referral_credited', pending: 'referral_held', withheld: 'referral_withheld' };
+
+/**
+ * The statement behind join. Every write reads `line`, so that each row it locks is locked after the
+ * counter, as everywhere else (a team's decision holds the counter, then the referral's row).
+ * line_after_number reads the waiting entries and the places in a snapshot taken after the number:
+ * this statement's own snapshot is older than the commits it waited for.
+ */
+const JOIN_LINE = `
+  WITH number AS (
+    INSERT INTO line_counters AS c (product_id, mode, last_seq) VALUES ($2, $3, 1)
+    ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = c.last_seq + 1 RETURNING last_seq
+  ), line AS (
+    SELECT n.last_seq AS seq, l.waiting, l.places FROM number n, LATERAL line_after_number($2, $3, n.last_seq) l
+  ), entry AS (
+    UPDATE entries e SET state = 'confirmed', confirmed_at = $4, confirmation_seq = line.seq,
+      line_key = line.seq - line.places * e.referrals - e.moved_up, referral_code = $5,
+      referred_by = CASE WHEN $6 THEN e.referred_by END
+    FROM line WHERE e.id = $1 RETURNING e.id
+  ), joined AS (
+    INSERT INTO place_history (entry_id, at, cause, place) SELECT entry.id, $4, 'joined', line.waiting + 1 FROM entry, line
+  ), referral AS (
+    UPDATE referrals r SET state = $8, reasons = $9, confirmed_at = $4, network = $10, credit_at = $11, credit_after = $12, decided_at = $4
+    FROM line WHERE r.id = $7 RETURNING r.referrer_id
+  ), credited AS (
+    UPDATE entries e SET referrals = e.referrals + 1, line_key = e.line_key - line.places FROM referral, line, products p
+    WHERE $13 AND e.id = referral.referrer_id AND p.id = e.product_id
+    RETURNING e.id, e.referrals, e.product_id AS "productId", e.mode, p.milestones
+  ), referrer_history AS (
+    INSERT INTO place_history (entry_id, at, cause, places, referral_id, reasons)
+    SELECT referral.referrer_id, $4, $14, CASE WHEN $13 THEN line.places ELSE 0 END, $7, $9 FROM referral, line
+  ), event AS (
+    INSERT INTO events (id, product_id, mode, type, created_at) SELECT $15, $2, $3, $16, $4 FROM line
+  ), fan_out AS (
+    INSERT INTO outbox (queue, name, data, created_at, body) SELECT $18, 'fan-out', jsonb_build_object('eventId', $15::text), $4, $17 FROM line
+  ), day AS (
+    INSERT INTO daily_event_counts (product_id, mode, day, type, count) SELECT $2, $3, ($4::timestamptz AT TIME ZONE 'UTC')::date, $16, 1 FROM line
+    ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
+  )
+  SELECT (SELECT to_jsonb(credited) FROM credited) AS credited`;
 
 /** A waiting entry moved up by $4 places, on top of earlier moves, and its history's row with the cause $6. */
 const MOVE_UP = `
