@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, EventEnvelope, PlaceCause, QueueName, Referral, ReferralReason, ReferralState, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { Clock, Entry, EntryRecord, EventEnvelope, PlaceCause, preparedQuery, QueueName, Referral, ReferralReason, ReferralState, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -36,7 +36,7 @@ export class LineService {
    */
   async join(manager: EntityManager, joining: Joining): Promise<(Credited & { id: string }) | null> {
     const { entry, now, referral, event } = joining;
-    const [row]: { credited: (Credited & { id: string }) | null }[] = await manager.query(JOIN_LINE, [
+    const [row] = await preparedQuery<{ credited: (Credited & { id: string }) | null }>(manager.queryRunner!, JOIN_LINE, [
       entry.id, entry.productId, entry.mode, now, joining.referralCode, joining.keepsReferrer,
       referral?.id ?? null, referral?.state ?? null, referral?.reasons ?? [], referral?.network ?? null,
       referral?.creditAt ?? null, referral?.creditAfter ?? null, referral?.state === 'credited', referral ? PLACE_CAUSE[referral.state] : null,

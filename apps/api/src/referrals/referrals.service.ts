@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
+import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
@@ -145,7 +145,8 @@ export class ReferralsService {
    * an entry since deleted or not: false when it has counted before. Only its SHA-256 is kept.
    */
   private async claimMailbox(manager: EntityManager, entry: Pick<EntryRecord, 'productId' | 'mode' | 'email'>): Promise<boolean> {
-    const claimed: unknown[] = await manager.query(
+    const claimed = await preparedQuery(
+      manager.queryRunner!,
       `INSERT INTO referral_credits (product_id, mode, email_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
       [entry.productId, entry.mode, hashToken(canonicalEmail(entry.email))],
     );

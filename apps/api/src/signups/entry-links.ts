@@ -1,4 +1,4 @@
-import { EntryRecord, EntryToken, hashToken, Mode, ProtectionLevel, ReferralRules, StoredEntry, TokenPurpose } from '@app/shared';
+import { EntryRecord, EntryToken, hashToken, Mode, preparedQuery, ProtectionLevel, ReferralRules, StoredEntry, TokenPurpose } from '@app/shared';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 
@@ -33,8 +33,8 @@ export interface Confirming {
  * trip; 404 when spent. A referral whose referrer is gone is none.
  */
 export async function confirmingEntry(manager: EntityManager, token: string): Promise<Confirming> {
-  const [row]: (StoredEntry & { productId: string; mode: Mode; issuedAt: Date; protection: ProtectionLevel; rules: ReferralRules; referral: Confirming['referral'] })[] =
-    await manager.query(
+  const [row] = await preparedQuery<StoredEntry & { productId: string; mode: Mode; issuedAt: Date; protection: ProtectionLevel; rules: ReferralRules; referral: Confirming['referral'] }>(
+    manager.queryRunner!,
       `SELECT e.id, e.product_id AS "productId", e.mode, e.email, e.state, e.created_at AS "createdAt", e.confirmed_at AS "confirmedAt",
               e.invited_at AS "invitedAt", e.redeemed_at AS "redeemedAt", e.referral_code AS "referralCode", e.referrals,
               t.created_at AS "issuedAt", p.referral_protection AS protection, p.referral_rules AS rules,
@@ -42,8 +42,8 @@ export async function confirmingEntry(manager: EntityManager, token: string): Pr
        FROM entry_tokens t JOIN entries e ON e.id = t.entry_id JOIN products p ON p.id = e.product_id
        LEFT JOIN referrals r ON r.referred_id = e.id LEFT JOIN entries referrer ON referrer.id = r.referrer_id
        WHERE t.hash = $1 AND t.purpose = 'confirm' FOR UPDATE OF e`,
-      [hashToken(token)],
-    );
+    [hashToken(token)],
+  );
   if (!row) throw new ApiError('not_found', 'This link is no longer valid.');
   const { issuedAt, protection, rules, referral, ...entry } = row;
   return { entry, issuedAt, protection, rules, referral: referral && { ...referral, createdAt: new Date(referral.createdAt) } };
