@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, EventEnvelope, PlaceCause, preparedQuery, QueueName, Referral, ReferralReason, ReferralState, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { Clock, committedQuery, Entry, EntryRecord, EventEnvelope, PlaceCause, preparedQuery, QueueName, Referral, ReferralReason, ReferralState, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineOrder, Milestone, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
@@ -30,18 +30,20 @@ export class LineService {
    * back of the line, with everything that needs the number in one statement, the caller's last before
    * its commit: the entry's state and key, its history's `joined` place, its referral's decided credit
    * and the referrer's (under the product's referral places), the entry.confirmed event's rows. The
-   * counter row is held from this statement until the commit: numbers commit in their order, and no
-   * new number of referral places (rekey) comes between the places read and the credit. The referrer
-   * after a credit, or null.
+   * counter row is held from this statement until the commit (sent with it, `commit`, unless the
+   * caller has more to write): numbers commit in their order, and no new number of referral places
+   * (rekey) comes between the places read and the credit. The referrer after a credit, or null.
    */
   async join(manager: EntityManager, joining: Joining): Promise<(Credited & { id: string }) | null> {
     const { entry, now, referral, event } = joining;
-    const [row] = await preparedQuery<{ credited: (Credited & { id: string }) | null }>(manager.queryRunner!, JOIN_LINE, [
+    const values = [
       entry.id, entry.productId, entry.mode, now, joining.referralCode, joining.keepsReferrer,
       referral?.id ?? null, referral?.state ?? null, referral?.reasons ?? [], referral?.network ?? null,
       referral?.creditAt ?? null, referral?.creditAfter ?? null, referral?.state === 'credited', referral ? PLACE_CAUSE[referral.state] : null,
       event.id, event.type, JSON.stringify(event), QueueName.Webhooks,
-    ]);
+    ];
+    type Row = { credited: (Credited & { id: string }) | null };
+    const [row] = joining.commit ? await committedQuery<Row>(manager.queryRunner!, JOIN_LINE, values) : await preparedQuery<Row>(manager.queryRunner!, JOIN_LINE, values);
     return row.credited;
   }
 
@@ -233,6 +235,8 @@ export interface Joining {
   keepsReferrer: boolean;
   referral: ({ id: string; state: ReferralState; reasons: ReferralReason[]; network: string | null } & Pick<Referral, 'creditAt' | 'creditAfter'>) | null;
   event: EventEnvelope;
+  /** Commit the caller's transaction with the statement, in the same round trip: nothing is left to write after it. */
+  commit: boolean;
 }
 
 const PLACE_CAUSE: Record<ReferralState, PlaceCause> = { credited: 'referral_credited', pending: 'referral_held', withheld: 'referral_withheld' };

@@ -26,6 +26,8 @@ export interface Confirming {
   protection: ProtectionLevel;
   rules: ReferralRules;
   referral: { id: string; createdAt: Date; referrerId: string; referrerEmail: string } | null;
+  /** Whether the product has milestones, which a credit may reach. */
+  milestones: boolean;
 }
 
 /**
@@ -33,18 +35,18 @@ export interface Confirming {
  * trip; 404 when spent. A referral whose referrer is gone is none.
  */
 export async function confirmingEntry(manager: EntityManager, token: string): Promise<Confirming> {
-  const [row] = await preparedQuery<StoredEntry & { productId: string; mode: Mode; issuedAt: Date; protection: ProtectionLevel; rules: ReferralRules; referral: Confirming['referral'] }>(
+  const [row] = await preparedQuery<StoredEntry & { productId: string; mode: Mode; issuedAt: Date; protection: ProtectionLevel; rules: ReferralRules; referral: Confirming['referral']; milestones: boolean }>(
     manager.queryRunner!,
-      `SELECT e.id, e.product_id AS "productId", e.mode, e.email, e.state, e.created_at AS "createdAt", e.confirmed_at AS "confirmedAt",
-              e.invited_at AS "invitedAt", e.redeemed_at AS "redeemedAt", e.referral_code AS "referralCode", e.referrals,
-              t.created_at AS "issuedAt", p.referral_protection AS protection, p.referral_rules AS rules,
-              CASE WHEN referrer.id IS NOT NULL THEN jsonb_build_object('id', r.id, 'createdAt', r.created_at, 'referrerId', referrer.id, 'referrerEmail', referrer.email) END AS referral
-       FROM entry_tokens t JOIN entries e ON e.id = t.entry_id JOIN products p ON p.id = e.product_id
-       LEFT JOIN referrals r ON r.referred_id = e.id LEFT JOIN entries referrer ON referrer.id = r.referrer_id
-       WHERE t.hash = $1 AND t.purpose = 'confirm' FOR UPDATE OF e`,
+    `SELECT e.id, e.product_id AS "productId", e.mode, e.email, e.state, e.created_at AS "createdAt", e.confirmed_at AS "confirmedAt",
+            e.invited_at AS "invitedAt", e.redeemed_at AS "redeemedAt", e.referral_code AS "referralCode", e.referrals,
+            t.created_at AS "issuedAt", p.referral_protection AS protection, p.referral_rules AS rules, p.milestones <> '[]' AS milestones,
+            CASE WHEN referrer.id IS NOT NULL THEN jsonb_build_object('id', r.id, 'createdAt', r.created_at, 'referrerId', referrer.id, 'referrerEmail', referrer.email) END AS referral
+     FROM entry_tokens t JOIN entries e ON e.id = t.entry_id JOIN products p ON p.id = e.product_id
+     LEFT JOIN referrals r ON r.referred_id = e.id LEFT JOIN entries referrer ON referrer.id = r.referrer_id
+     WHERE t.hash = $1 AND t.purpose = 'confirm' FOR UPDATE OF e`,
     [hashToken(token)],
   );
   if (!row) throw new ApiError('not_found', 'This link is no longer valid.');
-  const { issuedAt, protection, rules, referral, ...entry } = row;
-  return { entry, issuedAt, protection, rules, referral: referral && { ...referral, createdAt: new Date(referral.createdAt) } };
+  const { issuedAt, protection, rules, referral, milestones, ...entry } = row;
+  return { entry, issuedAt, protection, rules, milestones, referral: referral && { ...referral, createdAt: new Date(referral.createdAt) } };
 }

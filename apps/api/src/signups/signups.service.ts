@@ -192,17 +192,34 @@ export class SignupsService {
    * statement and the commit. Confirming again changes nothing.
    */
   async confirm(token: string, ip: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const confirming = await confirmingEntry(manager, token);
-      const { entry } = confirming;
-      if (entry.state !== 'pending') return;
-      const now = this.clock.now();
-      const decided = await this.referrals.atConfirmation(manager, confirming, { ip, mailedAt: confirming.issuedAt, now });
-      const referralCode = newReferralCode();
-      const event = eventEnvelope('entry.confirmed', entry, toEntry({ ...entry, state: 'confirmed', confirmedAt: now, referralCode }), now);
-      const credited = await this.line.join(manager, { entry, now, referralCode, event, ...decided });
-      if (credited) await this.referrals.reach(manager, credited.id, credited, now);
-    });
+    // Its own connection, begun and ended here, because the line's statement may commit it (LineService.join).
+    const runner = this.db.createQueryRunner();
+    try {
+      await runner.query('BEGIN');
+      if (!(await this.confirmIn(runner.manager, token, ip))) await runner.query('COMMIT');
+    } catch (error) {
+      // A connection that failed is released as it is; the error that ended the work is the one to report.
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The confirmation in the transaction of `manager`: whether it committed it. */
+  private async confirmIn(manager: EntityManager, token: string, ip: string): Promise<boolean> {
+    const confirming = await confirmingEntry(manager, token);
+    const { entry } = confirming;
+    if (entry.state !== 'pending') return false;
+    const now = this.clock.now();
+    const decided = await this.referrals.atConfirmation(manager, confirming, { ip, mailedAt: confirming.issuedAt, now });
+    const referralCode = newReferralCode();
+    const event = eventEnvelope('entry.confirmed', entry, toEntry({ ...entry, state: 'confirmed', confirmedAt: now, referralCode }), now);
+    // A credit that may reach a milestone has the milestone to write after the line's statement.
+    const commit = !(confirming.milestones && decided.referral?.state === 'credited');
+    const credited = await this.line.join(manager, { entry, now, referralCode, event, commit, ...decided });
+    if (credited) await this.referrals.reach(manager, credited.id, credited, now);
+    return commit;
   }
 
   /**
