@@ -1,6 +1,7 @@
 import { EntryRecord } from '@app/shared';
 import { confirmPath, joinLine, signUp } from './support/flows';
 import { Stack } from './support/stack';
+import { ProductsService } from '../apps/api/src/products/products.service';
 
 /**
  * A confirmation takes its number last, in one statement with everything that needs it
@@ -43,5 +44,23 @@ describe('concurrent confirmations of one product', () => {
       [referrer.productId],
     );
     expect({ events, counted }).toEqual({ events: 31, counted: 31 });
+  });
+
+  it('count a referrer\'s network exactly while they confirm at once: the velocity rule credits its threshold, no more', async () => {
+    const product = await stack.createProduct();
+    await stack.api.get(ProductsService).update(product.id, { referralProtection: 'standard', velocityLimit: 3, tooFastSeconds: 0 });
+    const key = product.keys.test.publishable;
+    const farmer = await joinLine(stack, key, 'farmer@example.com');
+    const emails = Array.from({ length: 12 }, (_, i) => `farm-${i}@example.com`);
+    for (const email of emails) await signUp(stack, key, email, farmer.referralCode!);
+    const paths = await Promise.all(emails.map((email) => confirmPath(stack, email)));
+    await Promise.all(paths.map((path, i) => stack.request({ method: 'POST', url: path, remoteAddress: `203.0.113.${i + 1}` })));
+
+    const states: { state: string; count: number }[] = await stack.db.query(
+      `SELECT state, count(*)::int AS count FROM referrals WHERE referrer_id = $1 GROUP BY state ORDER BY state`,
+      [farmer.id],
+    );
+    expect(states).toEqual([{ state: 'credited', count: 3 }, { state: 'withheld', count: 9 }]);
+    expect(await stack.db.getRepository(EntryRecord).findOneByOrFail({ id: farmer.id })).toMatchObject({ referrals: 3, lineKey: farmer.lineKey! - 3 });
   });
 });
