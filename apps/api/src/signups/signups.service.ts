@@ -218,6 +218,7 @@ export class SignupsService {
     // A credit that may reach a milestone has the milestone to write after the line's statement.
     const commit = !(confirming.milestones && decided.referral?.state === 'credited');
     const credited = await this.line.join(manager, { entry, now, referralCode, event, commit, ...decided });
+    // After a commit sent with the statement, only a milestone added meanwhile is left: it is written on its own.
     if (credited) await this.referrals.reach(manager, credited.id, credited, now);
     return commit;
   }
