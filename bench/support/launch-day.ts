@@ -48,26 +48,27 @@ function carriedBy(mail: SinkMail, confirmPrefix: string): Carried {
 }
 
 /**
- * `count` pending entries of the bare product written with SQL, as the bare confirmations' input: each
- * with a confirmation token `bare-token-<i>` (its hash stored, as the service stores it), every fifth
- * through a referrer's link (the referrers' ids given, in turn) with its pending referral.
+ * `count` pending entries of a product written with SQL, as confirmations' input: each with a
+ * confirmation token `<prefix>-token-<i>` (its hash stored, as the service stores it, made an hour ago
+ * so that no confirmation is too fast), every fifth through a referrer's link (the referrers' ids
+ * given, in turn) with its pending referral.
  */
-export async function seedPendingBare(db: DataSource, productId: string, count: number, referrerIds: string[]): Promise<void> {
+export async function seedPendingBare(db: DataSource, productId: string, count: number, referrerIds: string[], prefix = 'bare'): Promise<void> {
   await db.transaction(async (manager) => {
     await manager.query(
       `WITH made AS (
-         SELECT i, 'ent_bare_' || i AS id, CASE WHEN i % 5 = 0 THEN ($3::text[])[1 + (i / 5) % cardinality($3::text[])] END AS referrer
+         SELECT i, 'ent_' || $4 || '_' || i AS id, CASE WHEN i % 5 = 0 THEN ($3::text[])[1 + (i / 5) % cardinality($3::text[])] END AS referrer
          FROM generate_series(0, $2::int - 1) AS i
        ), entry AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by)
-         SELECT id, $1, 'test', 'barec-' || i || '@example.com', 'pending', now(), referrer FROM made
+         SELECT id, $1, 'test', $4 || 'c-' || i || '@example.com', 'pending', now() - interval '1 hour', referrer FROM made
        ), referral AS (
          INSERT INTO referrals (id, product_id, mode, referrer_id, referred_id, state, reasons, created_at)
-         SELECT 'rfl_bare_' || i, $1, 'test', referrer, id, 'pending', '{not_confirmed}', now() FROM made WHERE referrer IS NOT NULL
+         SELECT 'rfl_' || $4 || '_' || i, $1, 'test', referrer, id, 'pending', '{not_confirmed}', now() - interval '1 hour' FROM made WHERE referrer IS NOT NULL
        )
        INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
-       SELECT sha256(convert_to('bare-token-' || i, 'UTF8')), id, 'confirm', now() FROM made`,
-      [productId, count, referrerIds],
+       SELECT sha256(convert_to($4 || '-token-' || i, 'UTF8')), id, 'confirm', now() - interval '1 hour' FROM made`,
+      [productId, count, referrerIds, prefix],
     );
   });
   await db.query('ANALYZE entries, entry_tokens, referrals');

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineKey, lineOrder, Milestone, Product, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
+import { Clock, committedQuery, Entry, EntryRecord, preparedQuery, QueueName, estimatedWaitDays, IN_LINE_ORDER, LINE_BUCKET_KEYS, LINE_KEY_SQL, lineBucket, lineOrder, Milestone, STORED_ENTRY_COLUMNS, StoredEntry, toEntry, WAIT_WINDOW_DAYS } from '@app/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
+import { Joining, JOIN_LINE, PLACE_CAUSE } from './join-line';
 import type { Standing } from './line.dto';
-import { recordPlaceChange } from './place-history';
 
 /** A referrer after a change of its credit: its credited referrals, and its product's milestones. */
 export interface Credited extends ProductScope {
@@ -27,28 +27,25 @@ export class LineService {
   ) {}
 
   /**
-   * A confirming entry joins the line at the next confirmation number of its product and mode, in the
-   * caller's transaction, at the back of the line: its history says at which place. The counter row is
-   * held until the commit, so the product's referral places, returned for crediting its referral,
-   * cannot change meanwhile (see rekey), and the product's confirmations take turns.
+   * A confirming entry joins the line at the next confirmation number of its product and mode, at the
+   * back of the line, with everything that needs the number in one statement, the caller's last before
+   * its commit: the entry's state and key, its history's `joined` place, its referral's decided credit
+   * and the referrer's (under the product's referral places), the entry.confirmed event's rows. The
+   * counter row is held from this statement until the commit (sent with it, `commit`, unless the
+   * caller has more to write): numbers commit in their order, and no new number of referral places
+   * (rekey) comes between the places read and the credit. The referrer after a credit, or null.
    */
-  async join(manager: EntityManager, entry: EntryRecord, now: Date): Promise<Product> {
-    const [{ last_seq: seq }]: { last_seq: string }[] = await manager.query(
-      `INSERT INTO line_counters (product_id, mode, last_seq) VALUES ($1, $2, 1)
-       ON CONFLICT (product_id, mode) DO UPDATE SET last_seq = line_counters.last_seq + 1
-       RETURNING last_seq`,
-      [entry.productId, entry.mode],
-    );
-    const product = await manager.getRepository(Product).findOneByOrFail({ id: entry.productId });
-    entry.confirmationSeq = Number(seq);
-    entry.lineKey = lineKey({ confirmationSeq: entry.confirmationSeq, referrals: entry.referrals, movedUp: entry.movedUp }, product.referralPlaces);
-    // Everyone waiting is ahead of it: the counts are those committed, and confirmations take turns here.
-    const [{ waiting }]: { waiting: number }[] = await manager.query(
-      `SELECT COALESCE(sum(confirmed), 0)::int AS waiting FROM entry_counts WHERE product_id = $1 AND mode = $2`,
-      [entry.productId, entry.mode],
-    );
-    await recordPlaceChange(manager, { entryId: entry.id, at: now, cause: 'joined', place: waiting + 1 });
-    return product;
+  async join(manager: EntityManager, joining: Joining): Promise<(Credited & { id: string }) | null> {
+    const { entry, now, referral, event } = joining;
+    const values = [
+      entry.id, entry.productId, entry.mode, now, joining.referralCode, joining.keepsReferrer,
+      referral?.id ?? null, referral?.state ?? null, referral?.reasons ?? [], referral?.network ?? null,
+      referral?.creditAt ?? null, referral?.creditAfter ?? null, referral?.state === 'credited', referral ? PLACE_CAUSE[referral.state] : null,
+      event.id, event.type, JSON.stringify(event), QueueName.Webhooks,
+    ];
+    type Row = { credited: (Credited & { id: string }) | null };
+    const [row] = joining.commit ? await committedQuery<Row>(manager.queryRunner!, JOIN_LINE, values) : await preparedQuery<Row>(manager.queryRunner!, JOIN_LINE, values);
+    return row.credited;
   }
 
   /**

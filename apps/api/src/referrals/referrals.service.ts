@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, Product, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
+import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
+import type { Joining } from '../line/join-line';
 import { Credited, LineService } from '../line/line.service';
+import type { Confirming } from '../signups/entry-links';
 import { recordPlaceChange } from '../line/place-history';
 import { milestonesReached } from './milestones';
 import { DISPOSABLE_DOMAIN_LIST, DomainList, isDisposableDomain } from './disposable-domains';
@@ -62,42 +64,26 @@ export class ReferralsService {
   }
 
   /**
-   * Decides the credit of the referral of a confirming entry, in the confirmation's transaction, after
-   * it joined the line (which holds the line's counter: the product's confirmations take turns, so the
-   * network's count is exact). Whether the referral was kept (credited or pending).
+   * Decides the credit of the referral of a confirming entry, in the confirmation's transaction, before
+   * it takes its number: LineService.join then writes it. The network's count is exact because the
+   * confirmations of one referrer from one network take turns on an advisory lock, from the count
+   * until their commit (only where the velocity rule is on).
    */
-  async confirmed(manager: EntityManager, entry: EntryRecord, product: Product, confirmation: Confirmation): Promise<boolean> {
-    const referral = await manager.getRepository(Referral).findOne({ where: { referredId: entry.id }, lock: { mode: 'pessimistic_write' } });
-    const referrer = referral && (await manager.getRepository(EntryRecord).findOneBy({ id: referral.referrerId }));
-    if (!referral || !referrer) return false;
-    const protection = protectionOf(product.referralProtection, product.referralRules);
+  async atConfirmation(manager: EntityManager, confirming: Confirming, confirmation: Confirmation): Promise<Pick<Joining, 'keepsReferrer' | 'referral'>> {
+    const { entry, referral } = confirming;
+    if (!referral) return { keepsReferrer: false, referral: null };
+    const protection = protectionOf(confirming.protection, confirming.rules);
     const network = networkOf(confirmation.ip);
-    const signals = await this.signals(manager, { entry, referrer, referral, network, protection, confirmation });
+    const signals = await this.signals(manager, { entry, referral, network, protection, confirmation });
     const period = waitingPeriod(confirmation.now, protection);
     let credit = creditAtConfirmation(signals, period !== null);
     if (credit.state !== 'withheld' && !(await this.claimMailbox(manager, entry))) credit = creditAtConfirmation(['already_credited'], false);
     const waits = credit.state === 'pending' ? period : null;
-    await manager.update(Referral, referral.id, {
-      ...credit,
-      confirmedAt: confirmation.now,
-      network,
-      creditAt: waits?.creditAt ?? null,
-      creditAfter: waits?.creditAfter ?? null,
-      decidedAt: confirmation.now,
-    });
     for (const reason of credit.state === 'withheld' ? credit.reasons : []) this.withheld.inc({ reason });
-    const credited = credit.state === 'credited';
-    const moved = credited ? await this.line.credit(manager, referrer.id, 1, product.referralPlaces) : null;
-    await recordPlaceChange(manager, {
-      entryId: referrer.id,
-      at: confirmation.now,
-      cause: credited ? 'referral_credited' : credit.state === 'pending' ? 'referral_held' : 'referral_withheld',
-      places: credited ? product.referralPlaces : 0,
-      referralId: referral.id,
-      reasons: credit.reasons,
-    });
-    await this.reach(manager, referrer.id, moved, confirmation.now);
-    return credit.state !== 'withheld';
+    return {
+      keepsReferrer: credit.state !== 'withheld',
+      referral: { id: referral.id, ...credit, network, creditAt: waits?.creditAt ?? null, creditAfter: waits?.creditAfter ?? null },
+    };
   }
 
   /**
@@ -106,7 +92,7 @@ export class ReferralsService {
    * places move the entry up (history: milestone, after the credit's own row) and entry.milestone is
    * emitted. Called after a gain of credit only.
    */
-  private async reach(manager: EntityManager, entryId: string, credited: Credited | null, now: Date): Promise<void> {
+  async reach(manager: EntityManager, entryId: string, credited: Credited | null, now: Date): Promise<void> {
     if (!credited) return;
     for (const milestone of milestonesReached(credited.milestones, credited.referrals)) {
       const reached: unknown[] = await manager.query(
@@ -126,18 +112,20 @@ export class ReferralsService {
   /** The rules that withhold a referral, each from its own module; off checks only the first. */
   private async signals(
     manager: EntityManager,
-    at: { entry: EntryRecord; referrer: EntryRecord; referral: Referral; network: string | null; protection: Protection; confirmation: Confirmation },
+    at: { entry: Confirming['entry']; referral: NonNullable<Confirming['referral']>; network: string | null; protection: Protection; confirmation: Confirmation },
   ): Promise<ReferralReason[]> {
-    const { entry, referrer, referral, network, protection, confirmation } = at;
+    const { entry, referral, network, protection, confirmation } = at;
     const signals: ReferralReason[] = [];
-    if (canonicalEmail(referrer.email) === canonicalEmail(entry.email)) signals.push('own_address');
+    if (canonicalEmail(referral.referrerEmail) === canonicalEmail(entry.email)) signals.push('own_address');
     const lists = { blocked: protection.blockedDomains, allowed: protection.allowedDomains };
     if (protection.disposableDomains && isDisposableDomain(entry.email, this.disposable, lists)) signals.push('disposable_domain');
     if (network !== null && protection.velocityLimit > 0) {
+      // Before the count, in a statement of its own, so that the count's snapshot sees the commit it waited for.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`velocity|${referral.referrerId}|${network}`]);
       const since = new Date(confirmation.now.getTime() - protection.velocityWindowHours * 3_600_000);
       const [{ earlier }]: { earlier: number }[] = await manager.query(
         `SELECT count(*)::int AS earlier FROM referrals WHERE referrer_id = $1 AND network = $2 AND confirmed_at > $3 AND id <> $4`,
-        [referrer.id, network, since, referral.id],
+        [referral.referrerId, network, since, referral.id],
       );
       if (overVelocity(earlier, protection.velocityLimit)) signals.push('network_velocity');
     }
@@ -146,7 +134,7 @@ export class ReferralsService {
       // The sign-ups through the link before this one within its hour, in the order they signed up (ties by id).
       const [{ earlier }]: { earlier: number }[] = await manager.query(
         `SELECT count(*)::int AS earlier FROM referrals WHERE referrer_id = $1 AND created_at > $2 AND (created_at, id) < ($3, $4)`,
-        [referrer.id, new Date(referral.createdAt.getTime() - BURST_WINDOW_MS), referral.createdAt, referral.id],
+        [referral.referrerId, new Date(referral.createdAt.getTime() - BURST_WINDOW_MS), referral.createdAt, referral.id],
       );
       if (inBurst(earlier, protection.burstPerHour)) signals.push('referral_burst');
     }
@@ -158,7 +146,8 @@ export class ReferralsService {
    * an entry since deleted or not: false when it has counted before. Only its SHA-256 is kept.
    */
   private async claimMailbox(manager: EntityManager, entry: Pick<EntryRecord, 'productId' | 'mode' | 'email'>): Promise<boolean> {
-    const claimed: unknown[] = await manager.query(
+    const claimed = await preparedQuery(
+      manager.queryRunner!,
       `INSERT INTO referral_credits (product_id, mode, email_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
       [entry.productId, entry.mode, hashToken(canonicalEmail(entry.email))],
     );

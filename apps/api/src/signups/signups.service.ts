@@ -26,7 +26,7 @@ import { suppress, suppressionHash } from '../entries/suppressions';
 import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 import { ReferralsService } from '../referrals/referrals.service';
-import { entryOfToken, tokenOf } from './entry-links';
+import { confirmingEntry, entryOfToken } from './entry-links';
 import { checkedDetails, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
 import { SignupSignals } from './signup-signals';
@@ -186,26 +186,41 @@ export class SignupsService {
 
   /**
    * Confirms the entry behind a confirmation link (the POST of the confirm page, from the client at
-   * `ip`): it joins the line at the next confirmation number, and the credit of its referral, if it
-   * came through a referral link, is decided (ReferralsService.confirmed). Confirming again changes nothing.
+   * `ip`): its referral's credit, if it came through a referral link, is decided first
+   * (ReferralsService.atConfirmation), then it joins the line at the next confirmation number, last
+   * before the commit (LineService.join), so that the product's confirmations take turns only for that
+   * statement and the commit. Confirming again changes nothing.
    */
   async confirm(token: string, ip: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const { entry, issuedAt } = await tokenOf(manager, token, 'confirm', true);
-      if (entry.state !== 'pending') return;
-      const now = this.clock.now();
-      const product = await this.line.join(manager, entry, now);
-      const kept = await this.referrals.confirmed(manager, entry, product, { ip, mailedAt: issuedAt, now });
-      Object.assign(entry, {
-        state: 'confirmed',
-        confirmedAt: now,
-        referralCode: newReferralCode(),
-        // A referral withheld at confirmation is forgotten here: referred_by names the referrer it counts or waits for.
-        referredBy: kept ? entry.referredBy : null,
-      });
-      await manager.save(entry);
-      await recordEvent(manager, 'entry.confirmed', entry, toEntry(entry), now);
-    });
+    // Its own connection, begun and ended here, because the line's statement may commit it (LineService.join).
+    const runner = this.db.createQueryRunner();
+    try {
+      await runner.query('BEGIN');
+      if (!(await this.confirmIn(runner.manager, token, ip))) await runner.query('COMMIT');
+    } catch (error) {
+      // A connection that failed is released as it is; the error that ended the work is the one to report.
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The confirmation in the transaction of `manager`: whether it committed it. */
+  private async confirmIn(manager: EntityManager, token: string, ip: string): Promise<boolean> {
+    const confirming = await confirmingEntry(manager, token);
+    const { entry } = confirming;
+    if (entry.state !== 'pending') return false;
+    const now = this.clock.now();
+    const decided = await this.referrals.atConfirmation(manager, confirming, { ip, mailedAt: confirming.issuedAt, now });
+    const referralCode = newReferralCode();
+    const event = eventEnvelope('entry.confirmed', entry, toEntry({ ...entry, state: 'confirmed', confirmedAt: now, referralCode }), now);
+    // A credit that may reach a milestone has the milestone to write after the line's statement.
+    const commit = !(confirming.milestones && decided.referral?.state === 'credited');
+    const credited = await this.line.join(manager, { entry, now, referralCode, event, commit, ...decided });
+    // After a commit sent with the statement, only a milestone added meanwhile is left: it is written on its own.
+    if (credited) await this.referrals.reach(manager, credited.id, credited, now);
+    return commit;
   }
 
   /**

@@ -15,3 +15,34 @@ export async function preparedQuery<Row>(on: DataSource | QueryRunner, text: str
   const client: Pool | PoolClient = 'createQueryRunner' in on ? (on.driver as unknown as { master: Pool }).master : await on.connect();
   return (await client.query({ name, text, values })).rows as Row[];
 }
+
+/** Each statement of committedQuery: its name, and the connections it was prepared on (by SQL PREPARE). */
+const committed = new Map<string, { name: string; on: WeakSet<PoolClient> }>();
+
+/**
+ * A statement and the COMMIT of the query runner's transaction, sent as one simple query: the commit
+ * follows the statement inside PostgreSQL, without a round trip to this process between them, so
+ * that the locks the statement takes are held only while it runs and commits. The statement is
+ * prepared once per connection (SQL PREPARE; its plan kept as preparedQuery's), and its values are
+ * written into the EXECUTE as literals: strings, booleans, dates, arrays of strings, or null. When
+ * the statement fails, nothing after it runs and the transaction is left aborted, to be rolled back.
+ */
+export async function committedQuery<Row>(runner: QueryRunner, text: string, values: (string | boolean | Date | string[] | null)[]): Promise<Row[]> {
+  const client = (await runner.connect()) as PoolClient;
+  let statement = committed.get(text);
+  if (!statement) committed.set(text, (statement = { name: `waitlist_committed_${committed.size}`, on: new WeakSet() }));
+  const { name, on } = statement;
+  if (!on.has(client)) {
+    await client.query(`PREPARE ${name} AS ${text}`);
+    on.add(client);
+  }
+  const literal = (value: string | boolean | Date | string[] | null): string => {
+    if (value === null) return 'NULL';
+    if (typeof value === 'boolean') return String(value);
+    if (value instanceof Date) return client.escapeLiteral(value.toISOString());
+    if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]::text[]`;
+    return client.escapeLiteral(value);
+  };
+  const results = (await client.query(`EXECUTE ${name}(${values.map(literal).join(', ')}); COMMIT`)) as unknown as { rows: Row[] }[];
+  return results[0].rows;
+}
