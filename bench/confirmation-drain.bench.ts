@@ -13,6 +13,11 @@ const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** A directory for a --cpu-prof profile of each round's mailer and baseline process, when set. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/**
+ * Node arguments for the baseline's process, when set: e.g. the mailer's own heap bounds from its start
+ * script (`--max-old-space-size=96 --max-semi-space-size=8`), to tell their share of the gap from the code's.
+ */
+const BASELINE_NODE_ARGS = process.env.BENCH_BASELINE_NODE_ARGS;
 /** The outbox queue the seeded mails wait on while the mailer starts. */
 const PARKED = 'parked-mail';
 
@@ -97,7 +102,7 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     const child = fork(join(__dirname, '..', 'dist', 'bench', 'baseline', 'nodemailer-drain.js'), {
       env: { PATH: process.env.PATH, SMTP_URL: stack.config.SMTP_URL, PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL, PREFIX: prefix, COUNT: String(MAILS) },
       stdio: 'inherit',
-      execArgv: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=baseline.${round}.cpuprofile`] : [],
+      execArgv: [...(BASELINE_NODE_ARGS?.split(' ') ?? []), ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=baseline.${round}.cpuprofile`] : [])],
     });
     bare = child;
     const [ready] = (await once(child, 'message')) as [{ type: string }];

@@ -4,7 +4,8 @@ import { Pool } from 'undici';
 import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { alternate, atLeast, cliOf, compileBaselines, Measure, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
+import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
+import { alternate, atLeast, cliOf, compileBaselines, Measure, median, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
 
 const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -32,6 +33,8 @@ describe('public sign-ups with their confirmation mail', () => {
   let baselineUrl: string;
   let publishableKey: string;
   let round = 0;
+  let meter: CpuMeter;
+  const cpu = { baseline: [] as number[], service: [] as number[], texts: [] as string[] };
 
   beforeAll(async () => {
     // The child processes run compiled code: the baseline is compiled beside the apps in dist/.
@@ -43,6 +46,8 @@ describe('public sign-ups with their confirmation mail', () => {
     api = await AppProcess.start('api', stack.config, { env: LIMITS, nodeArgs });
     mailer = await AppProcess.start('mailer', stack.config, { env: LIMITS, nodeArgs });
     ({ child: baseline, url: baselineUrl } = await startSignupsServer(stack.config, nodeArgs));
+    const redis = await redisPid(stack.config.REDIS_URL);
+    meter = new CpuMeter(stack.db, () => ({ api: [api.child.pid!], mailer: [mailer.child.pid!], baseline: [baseline.pid!], 'redis-server': [redis] }));
   });
   afterAll(async () => {
     await stopBaseline(baseline);
@@ -63,6 +68,9 @@ describe('public sign-ups with their confirmation mail', () => {
       mailed.add(mail.to);
     };
     const pool = new Pool(origin, { connections: CONCURRENCY });
+    const side = origin === baselineUrl ? 'baseline' : 'service';
+    const writes = await rowWrites();
+    const stop = await meter.start();
     const start = performance.now();
     let next = 0;
     await Promise.all(
@@ -82,11 +90,43 @@ describe('public sign-ups with their confirmation mail', () => {
     const answeredMs = performance.now() - start;
     await waitFor(() => mailed.size === count, `${count} confirmation mails`, { timeoutMs: 600_000, intervalMs: 5 });
     const ms = performance.now() - start;
+    const used = await stop();
     await pool.close();
     // A second mail to any address would have counted here too.
     expect(mails).toBe(count);
-    process.stdout.write(`${origin === baselineUrl ? 'baseline' : 'service '} ${count} sign-ups: answered in ${(answeredMs / 1000).toFixed(2)} s, mailed in ${(ms / 1000).toFixed(2)} s, ${perSecond((count / ms) * 1000)}\n`);
+    process.stdout.write(`${side} ${count} sign-ups: answered in ${(answeredMs / 1000).toFixed(2)} s, mailed in ${(ms / 1000).toFixed(2)} s, ${perSecond((count / ms) * 1000)}\n`);
+    keep(side, used, count, count === SIGNUPS);
+    process.stdout.write(`${side} rows written per sign-up: ${await rowWritesSince(writes, count)}\n`);
     return { kind: 'rate', perSecond: (count / ms) * 1000 };
+  }
+
+  /** Each process group's CPU per sign-up (printed; kept for the row when `counted`), the sum over every process but jest's. */
+  function keep(side: 'baseline' | 'service', used: CpuByGroup, count: number, counted: boolean): void {
+    const { text, totalMs } = perOperation(used, count);
+    process.stdout.write(`${side} CPU per sign-up: ${text}\n`);
+    if (!counted) return;
+    cpu[side].push(totalMs);
+    if (side === 'service') cpu.texts.push(text);
+  }
+
+  /** The database's commits and row writes (inserts, updates, deletes) per table so far; backends report within a second or so. */
+  async function rowWrites(): Promise<Map<string, number>> {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await stack.db.query('SELECT pg_stat_clear_snapshot()');
+    const rows: { relname: string; n: string }[] = await stack.db.query(
+      `SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS n FROM pg_stat_user_tables
+       UNION ALL SELECT '(commits)', xact_commit FROM pg_stat_database WHERE datname = current_database()`,
+    );
+    return new Map(rows.map((row) => [row.relname, Number(row.n)]));
+  }
+
+  async function rowWritesSince(before: Map<string, number>, count: number): Promise<string> {
+    const after = await rowWrites();
+    return [...after]
+      .map(([table, n]) => [table, (n - (before.get(table) ?? 0)) / count] as const)
+      .filter(([, n]) => n > 0)
+      .map(([table, n]) => `${table} ${n.toFixed(2)}`)
+      .join(', ');
   }
 
   it(`reports ${SIGNUPS.toLocaleString('en-US')} sign-ups per second against a bare insert handler with nodemailer`, async () => {
@@ -103,6 +143,7 @@ describe('public sign-ups with their confirmation mail', () => {
       baselineValue: perSecond(result.baseline),
       serviceValue: perSecond(result.service),
       ...atLeast(result.ratio, 0.7),
+      note: `CPU per sign-up over every process (median): ${median(cpu.service).toFixed(2)} ms against ${median(cpu.baseline).toFixed(2)} ms; last service round: ${cpu.texts.at(-1)}`,
     });
     reportMemory('mailer RSS after the sign-up run', mailer.child.pid!, RSS_MARK_MB, `the mailer process's resident memory after ${ROUNDS + 1} runs of sign-ups`);
   });
