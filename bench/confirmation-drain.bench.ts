@@ -1,5 +1,6 @@
 import { QueueName } from '@app/shared';
 import { ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,10 +15,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** A directory for a --cpu-prof profile of each round's mailer and baseline process, when set. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /**
- * Node arguments for the baseline's process, when set: e.g. the mailer's own heap bounds from its start
- * script (`--max-old-space-size=96 --max-semi-space-size=8`), to tell their share of the gap from the code's.
+ * Node arguments for the baseline's process: the mailer's own heap bounds from its start script
+ * (`--max-old-space-size=96 --max-semi-space-size=8`), so that both sides work in the same memory, unless
+ * BENCH_BASELINE_NODE_ARGS says otherwise (empty: node's defaults, to tell the bounds' share of the gap).
  */
-const BASELINE_NODE_ARGS = process.env.BENCH_BASELINE_NODE_ARGS;
+const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? mailerHeapBounds()).split(' ').filter(Boolean);
 /** The outbox queue the seeded mails wait on while the mailer starts. */
 const PARKED = 'parked-mail';
 
@@ -70,7 +72,7 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     const [baselineCpu, serviceCpu] = [median(cpu.baseline), median(cpu.service)];
     report({
       work: `a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails drained by a starting mailer, first to last arrival`,
-      baseline: 'nodemailer alone, same pool, same sink, as many mails of the same size',
+      baseline: `nodemailer alone, same pool, same sink, as many mails of the same size, under ${BASELINE_NODE_ARGS.join(' ') || 'node\'s default heap'}`,
       baselineValue: seconds(result.baseline),
       serviceValue: seconds(result.service),
       ...atMost(result.ratio, 1.3),
@@ -102,7 +104,7 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     const child = fork(join(__dirname, '..', 'dist', 'bench', 'baseline', 'nodemailer-drain.js'), {
       env: { PATH: process.env.PATH, SMTP_URL: stack.config.SMTP_URL, PUBLIC_BASE_URL: stack.config.PUBLIC_BASE_URL, PREFIX: prefix, COUNT: String(MAILS) },
       stdio: 'inherit',
-      execArgv: [...(BASELINE_NODE_ARGS?.split(' ') ?? []), ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=baseline.${round}.cpuprofile`] : [])],
+      execArgv: [...BASELINE_NODE_ARGS, ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=baseline.${round}.cpuprofile`] : [])],
     });
     bare = child;
     const [ready] = (await once(child, 'message')) as [{ type: string }];
@@ -166,3 +168,9 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     await stack.db.query('ANALYZE entries, outbox');
   }
 });
+
+/** The heap flags the mailer's start script runs it with (package.json). */
+function mailerHeapBounds(): string {
+  const { scripts } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return scripts['start:mailer'].split(' ').filter((word) => word.startsWith('--max-')).join(' ');
+}

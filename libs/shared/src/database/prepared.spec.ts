@@ -21,9 +21,9 @@ describe('committedQuery', () => {
   });
 
   it('writes each value as it was given, and commits the transaction with the statement', async () => {
-    // Any text PostgreSQL can store (no NUL): quotes, backslashes, dollar signs, semicolons, lone surrogates' replacement, any plane.
+    // Quotes, backslashes, dollar signs, semicolons and comment marks among characters of any plane.
     const unit = fc.oneof(fc.constantFrom("'", '\\', '$', ';', '"', '\n', '--', "E'"), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
-    const text = fc.string({ unit, maxLength: 200 }).map((s) => s.replaceAll('\0', '').toWellFormed());
+    const text = fc.string({ unit, maxLength: 200 }).map(storable);
     await fc.assert(
       fc.asyncProperty(text, fc.boolean(), fc.date({ noInvalidDate: true, min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z') }), fc.array(text, { maxLength: 5 }), async (s, flag, at, list) => {
         await client.query('TRUNCATE written');
@@ -56,3 +56,8 @@ describe('committedQuery', () => {
     expect(rows).toEqual([{ n: 0 }]);
   });
 });
+
+/** Text as PostgreSQL stores it: no NUL, and a lone surrogate as the replacement character (as UTF-8 writes it). */
+function storable(text: string): string {
+  return text.replaceAll('\0', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
