@@ -1,4 +1,4 @@
-import { EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { EntryRecord } from '../database/entities';
 import { toEntry } from '../domain/entry';
 import type { Mode } from '../domain/modes';
@@ -80,6 +80,19 @@ export async function recordHandovers(manager: EntityManager, handovers: Handove
   const outcomes = given.map(({ handover, code }) => works(code, handover) !== false);
   if (recording.length > 0) await record(manager, recording, now);
   return outcomes;
+}
+
+/**
+ * What the mailer marked handed over but never recorded among a request's `entryIds` (it died before
+ * the end of their chunk), recorded by the API before it settles them: the server took those mails.
+ */
+export async function recordMarked(db: DataSource, requestId: string, entryIds: string[], again: boolean, now: Date): Promise<void> {
+  const marked: { hash: Buffer }[] = await db.query(`SELECT hash FROM invite_codes WHERE entry_id = ANY($1) AND request_id = $2 AND handed_over AND NOT recorded`, [
+    entryIds,
+    requestId,
+  ]);
+  if (marked.length === 0) return;
+  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash }) => ({ hash, heldBy: requestId, again })), now));
 }
 
 /**
