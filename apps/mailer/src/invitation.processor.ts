@@ -99,7 +99,7 @@ export class InvitationProcessor extends QueueProcessor {
         manager.getRepository(InviteCode).insert(
           present.map((entry) => ({ hash: hashOf(entry), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now, claimEndsAt, remindAt, sealedCode: sealedOf(entry) })),
         ),
-      // Unmarked for a database away: the recording below still has it, being told by sendEach.
+      // A mark the database refused is no loss while this process lives: sendEach still counts the mail as sent, and it is recorded below.
       handedOver: (entry) => this.mark(hashOf(entry)).catch(() => undefined),
       startBy: deadline,
       boundMs: INVITATION_TIMING.sendBoundMs,

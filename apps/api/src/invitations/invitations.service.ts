@@ -79,8 +79,9 @@ export class InvitationsService {
   }
 
   /**
-   * For the request of a process that died (a release run taken over): the entries it invited
-   * (with the handovers a mailer marked and never recorded), once nothing can come of it any more. Its holds are cut to HOLD_MS from now: every mail job it
+   * For the request of a process that died (a release run taken over): the entries it invited (with
+   * the handovers a mailer marked and never recorded), once nothing can come of it any more. Its holds
+   * are cut to HOLD_MS from now: every mail job it
    * gave the mailer was added before now and is settled within INVITATION_WAIT_MS of that (its mails
    * start before its deadline and end within the send bound), so when the holds of its entries still
    * waiting have ended, each of them either went out (and is invited by it) or never will, and is
@@ -198,8 +199,9 @@ export class InvitationsService {
 
   /**
    * Has the mailer hand over the mails of entries this request holds, records what it marked handed
-   * over but did not record, and settles each; the ids whose mail was handed over. A job's mails start only before its deadline, so the mailer leaves those it
-   * could not start (a slow server), and they go in another job as long as the last one got mails out.
+   * over but did not record, and settles each; the ids whose mail was handed over. A job's mails start
+   * only before its deadline, so the mailer leaves those it could not start (a slow server), and they
+   * go in another job as long as the last one got mails out.
    */
   private async deliver(ids: string[], requestId: string, again: boolean, httpRequestId: string | undefined): Promise<string[]> {
     const sent: string[] = [];
