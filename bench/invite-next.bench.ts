@@ -6,7 +6,7 @@ import { invitationMail } from '../apps/mailer/src/mails/invitation';
 import { bearer } from '../test/support/flows';
 import { seedLine } from '../test/support/invitations';
 import { Product, Stack } from '../test/support/stack';
-import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
+import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
 import { alternate, atMost, Measure, median, report, seconds, timed } from './support/harness';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
@@ -56,13 +56,6 @@ describe('invite-next of 1,000 entries', () => {
     process.stdout.write(`${side} round ${round}: CPU per mail ${text}; with it ${totalMs.toFixed(2)} ms\n`);
   }
 
-  /** The database's committed transactions so far (each statement outside a transaction is one). */
-  async function commitCount(): Promise<number> {
-    // The statistics of this backend's own transactions reach the view when it is next idle.
-    await stack.db.query('SELECT pg_stat_clear_snapshot()');
-    return Number((await stack.db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`))[0].xact_commit);
-  }
-
   /** The mailer's invitation, with a code and an unsubscribe link of the real length. */
   function baselineMail(i: number) {
     const unsubscribeUrl = `${stack.config.PUBLIC_BASE_URL}/unsubscribe/${newToken()}`;
@@ -94,7 +87,7 @@ describe('invite-next of 1,000 entries', () => {
     const prefix = `line${round}`;
     await seedLine(stack, { productId: product.id, mode: 'test' }, MAILS, prefix);
     let answer: { statusCode: number; json: () => { invited: string[]; failed: string[] } } | undefined;
-    const commits = await commitCount();
+    const commits = await commitCount(stack.db);
     const stop = await meter.start();
     // Straight to the app, without the tests' check of the answer against the OpenAPI document.
     const measure = await timed(async () => {
@@ -103,7 +96,7 @@ describe('invite-next of 1,000 entries', () => {
     keep('service', await stop());
     // Backends report their commits once idle, at most once a second: counted after that.
     await sleep(1500);
-    process.stdout.write(`service round ${round}: ${(((await commitCount()) - commits) / MAILS).toFixed(2)} commits per mail\n`);
+    process.stdout.write(`service round ${round}: ${(((await commitCount(stack.db)) - commits) / MAILS).toFixed(2)} commits per mail\n`);
     expect(answer?.statusCode).toBe(200);
     expect(answer?.json()).toEqual({ invited: expect.any(Array), failed: [] });
     expect(answer?.json().invited).toHaveLength(MAILS);
