@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, IN_LINE_ORDER, INVITATION_WAIT_MS, Metrics, recordMarked, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, IN_LINE_ORDER, INVITATION_WAIT_MS, Metrics, recordAbandonedMarks, recordMarked, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
@@ -115,6 +115,8 @@ export class InvitationsService {
 
   private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', requestId: string, httpRequestId?: string): Promise<ReleaseOutcome> {
     const now = this.clock.now();
+    // Taken again, such an entry would be mailed again; with the same `now`, every entry whose hold ran out for takeFront was seen here.
+    await recordAbandonedMarks(this.db, scope, now);
     const hold = { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now };
     const { taken, skippedForCapacity } = await this.takeFront(scope, count, hold, fit);
     const chunks = Array.from({ length: Math.ceil(taken.length / INVITE_NEXT_CHUNK) }, (_, i) => taken.slice(i * INVITE_NEXT_CHUNK, (i + 1) * INVITE_NEXT_CHUNK));

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, In } from 'typeorm';
 import { EntryRecord } from '../database/entities';
 import { toEntry } from '../domain/entry';
+import { IN_LINE_ORDER } from '../domain/line';
 import type { Mode } from '../domain/modes';
 import { recordEvents } from '../events/events';
 
@@ -93,6 +94,24 @@ export async function recordMarked(db: DataSource, requestId: string, entryIds: 
   ]);
   if (marked.length === 0) return;
   await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash }) => ({ hash, heldBy: requestId, again })), now));
+}
+
+/**
+ * The handovers of a product's line marked but never recorded whose request's hold ran out: the
+ * mailer and the API waiting on it both died. Recorded (as the mailer would have: held by that
+ * request, once) before the front of the line is taken, so that those entries are invited, not
+ * mailed again. One statement on the partial index invite_codes_marked when there is none.
+ */
+export async function recordAbandonedMarks(db: DataSource, scope: Scope, now: Date): Promise<void> {
+  const marked: { hash: Buffer; request_id: string }[] = await db.query(
+    `SELECT c.hash, c.request_id FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+     WHERE c.handed_over AND NOT c.recorded AND c.expires_at > $3
+       AND e.product_id = $1 AND e.mode = $2 AND e.state = 'confirmed' AND e.invite_request = c.request_id AND e.invite_held_until < $3
+     ORDER BY ${IN_LINE_ORDER}`,
+    [scope.productId, scope.mode, now],
+  );
+  if (marked.length === 0) return;
+  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash, request_id }) => ({ hash, heldBy: request_id, again: false })), now));
 }
 
 /**
