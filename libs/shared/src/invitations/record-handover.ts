@@ -103,16 +103,17 @@ export async function recordMarked(db: DataSource, requestId: string, entryIds: 
  * mailed again. One statement on the partial index invite_codes_marked when there is none.
  */
 export async function recordAbandonedMarks(db: DataSource, scope: Scope, now: Date): Promise<void> {
-  const marked: { hash: Buffer; request_id: string }[] = await db.query(
-    `SELECT c.hash, c.request_id FROM invite_codes c JOIN entries e ON e.id = c.entry_id
-     WHERE c.handed_over AND NOT c.recorded AND c.expires_at > $3
-       AND e.product_id = $1 AND e.mode = $2 AND e.state = 'confirmed' AND e.invite_request = c.request_id AND e.invite_held_until < $3
-     ORDER BY ${IN_LINE_ORDER}`,
-    [scope.productId, scope.mode, now],
-  );
+  const marked: { hash: Buffer; request_id: string }[] = await db.query(ABANDONED_MARKS, [scope.productId, scope.mode, now]);
   if (marked.length === 0) return;
   await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash, request_id }) => ({ hash, heldBy: request_id, again: false })), now));
 }
+
+/** The statement behind recordAbandonedMarks; exported so that a test can pin its plan to invite_codes_marked. */
+export const ABANDONED_MARKS = `
+  SELECT c.hash, c.request_id FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+  WHERE c.handed_over AND NOT c.recorded AND c.expires_at > $3
+    AND e.product_id = $1 AND e.mode = $2 AND e.state = 'confirmed' AND e.invite_request = c.request_id AND e.invite_held_until < $3
+  ORDER BY ${IN_LINE_ORDER}`;
 
 /**
  * The entries become invited by their codes' requests; a first invitation records the older codes of
