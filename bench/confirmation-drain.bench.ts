@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
+import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
 import { alternate, atMost, cliOf, compileBaselines, Measure, median, report, seconds, stopBaseline } from './support/harness';
 
 const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
@@ -126,27 +126,20 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     const prefix = `drain${round}`;
     await seedBacklog(prefix);
     mailer = await AppProcess.start('mailer', stack.config, { nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [] });
-    const commits = await commitCount();
+    const commits = await commitCount(stack.db);
     const stop = await meter.start();
     const measure = await arrivals(prefix, async () => {
       await stack.db.query(`UPDATE outbox SET queue = $1 WHERE queue = $2`, [QueueName.Mail, PARKED]);
     });
     await waitFor(async () => (await stack.db.query(`SELECT count(*)::int AS n FROM outbox WHERE queue = $1`, [QueueName.Mail]))[0].n === 0, 'the handed-over mails to leave the outbox');
     keep('service', await stop());
-    process.stdout.write(`service round ${round}: ${((await commitCount()) - commits) / MAILS} commits per mail\n`);
+    process.stdout.write(`service round ${round}: ${((await commitCount(stack.db)) - commits) / MAILS} commits per mail\n`);
     await mailer.stop();
     mailer = undefined;
     const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM entry_tokens t JOIN entries e ON e.id = t.entry_id WHERE e.email LIKE $1 AND t.purpose = 'confirm'`, [`${prefix}-%`]);
     expect(n).toBe(MAILS);
     await stack.db.query('VACUUM outbox');
     return measure;
-  }
-
-  /** The database's committed transactions so far (each statement outside a transaction is one). */
-  async function commitCount(): Promise<number> {
-    // The statistics of this backend's own transactions reach the view when it is next idle.
-    await stack.db.query('SELECT pg_stat_clear_snapshot()');
-    return Number((await stack.db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`))[0].xact_commit);
   }
 
   /**

@@ -1,8 +1,12 @@
-import { EntryRecord, EventRecord } from '@app/shared';
+import { ABANDONED_MARKS, EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
 import { TAKE_FRONT_OF_LINE } from '../apps/api/src/line/line.service';
 import { api, codeIn, InvitationApi, invitationStack, invitationsTo, line, Scope, seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
+
+type PlanNode = { 'Node Type': string; 'Parent Relationship'?: string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+/** A plan's nodes, the root first. */
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe('invitations under concurrency, refusals and line order', () => {
   let stack: Stack;
@@ -126,10 +130,22 @@ describe('invitations under concurrency, refusals and line order', () => {
     ]);
     expect(JSON.stringify(plan)).toContain('"Index Name":"entries_line"');
     // The only sort allowed puts the taken entries (at most `count`) in order, never the line itself.
-    type PlanNode = { 'Node Type': string; 'Parent Relationship'?: string; Plans?: PlanNode[] };
-    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
     const sorts = nodes(plan[0].Plan).filter((node) => node['Node Type'] === 'Sort');
     const sorted = (sort: PlanNode) => sort.Plans?.filter((input) => input['Parent Relationship'] === 'Outer').map((input) => input['Node Type']);
     expect(sorts.map(sorted)).toEqual(sorts.map(() => ['CTE Scan']));
+  });
+
+  it('looking for the marks a dead mailer and API left, before the front is taken, is a scan of invite_codes_marked, never of the codes', async () => {
+    const big = await stack.createProduct({ name: 'Many codes' });
+    const rows = await seedLine(stack, { productId: big.id, mode: 'live' }, 20_000, 'codes');
+    await stack.db.query(
+      `INSERT INTO invite_codes (hash, entry_id, recorded, handed_over, expires_at, created_at)
+       SELECT sha256(id::bytea), id, true, true, now() + interval '1 day', now() FROM unnest($1::text[]) AS e(id)`,
+      [rows.map((row) => row.id)],
+    );
+    await stack.db.query('ANALYZE entries; ANALYZE invite_codes');
+    const [{ 'QUERY PLAN': plan }] = await stack.db.query(`EXPLAIN (FORMAT JSON) ${ABANDONED_MARKS}`, [big.id, 'live', new Date()]);
+    const ofCodes = nodes(plan[0].Plan).filter((node) => node['Relation Name'] === 'invite_codes');
+    expect(ofCodes.map((node) => node['Index Name'])).toEqual(['invite_codes_marked']);
   });
 });

@@ -23,6 +23,13 @@ export async function postgresCpuSince(db: DataSource, before: Map<number, numbe
   return sum;
 }
 
+/** The database's committed transactions so far (each statement outside a transaction is one). */
+export async function commitCount(db: DataSource): Promise<number> {
+  // The statistics of this backend's own transactions reach the view when it is next idle.
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  return Number((await db.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`))[0].xact_commit);
+}
+
 /** The pid of the Redis server at `url`, as it reports it (the shared local server, so its /proc is readable). */
 export async function redisPid(url: string): Promise<number> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });

@@ -8,7 +8,6 @@ import {
   codeTimes,
   EntryRecord,
   groupCommits,
-  Handover,
   hashToken,
   INVITATION_TIMING,
   invitationLink,
@@ -37,10 +36,11 @@ import { MailLinks } from './mails/layout';
 export class InvitationProcessor extends QueueProcessor {
   protected readonly jobs = jobRunner(QueueName.Invitations, { invitations: (job) => this.invite(job) });
   private readonly logger = new Logger(InvitationProcessor.name);
-  /** Each handover recorded as soon as it happened, those of the same moment in one transaction. */
-  private readonly record = groupCommits<Handover, boolean>((handovers) =>
-    this.db.transaction((manager) => recordHandovers(manager, [...handovers], this.clock.now())),
-  );
+  /** Each handover marked as soon as the server took the mail, those of the same moment in one statement. */
+  private readonly mark = groupCommits<Buffer, void>(async (hashes) => {
+    await this.db.query(`UPDATE invite_codes SET handed_over = true WHERE hash = ANY($1)`, [hashes]);
+    return hashes.map(() => undefined);
+  });
 
   private readonly reminderCodes: SecretBox;
 
@@ -60,11 +60,12 @@ export class InvitationProcessor extends QueueProcessor {
    * Nothing goes out for an entry the request no longer holds, and no mail starts after the job's
    * deadline: those left over go back to the API, which sends them in a job of their own, so a slow
    * server delays mails but the API never gives up on one still being handed over. Each code is
-   * written (not yet recorded) before its mail's handover and recorded right after it by the mailer
-   * itself, so the outcome stands whatever happened to the API meanwhile, a mailer that dies loses the
-   * record of the mails in flight only, and a code whose mail left just before then still works when
-   * it is first used (recordHandover). Each mail succeeds or fails on its own; the job fails when none
-   * went out.
+   * written (not yet recorded) before its mail's handover, marked handed over right after it, and the
+   * job's handovers are recorded together at its end by the mailer itself, so the outcome stands
+   * whatever happened to the API meanwhile; a mailer that dies before then leaves the marks, which the
+   * API records before it answers, and loses only the mark of the mails in flight, whose codes still
+   * work when first used (recordHandover). Each mail succeeds or fails on its own; the job fails when
+   * none went out.
    */
   private async invite(job: JobOf<QueueName.Invitations, 'invitations'>): Promise<void> {
     const { entryIds, requestId, deadline, again, httpRequestId } = job.data;
@@ -98,16 +99,22 @@ export class InvitationProcessor extends QueueProcessor {
         manager.getRepository(InviteCode).insert(
           present.map((entry) => ({ hash: hashOf(entry), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now, claimEndsAt, remindAt, sealedCode: sealedOf(entry) })),
         ),
-      handedOver: async (entry) => {
-        const recorded = await this.record({ hash: hashOf(entry), heldBy: requestId, again }).catch(() => undefined);
-        if (recorded) return;
-        // A handover that outlasted every bound (the API answered mail_failed), a redeem meanwhile, or the database away.
-        const why = recorded === false ? 'after its request gave up' : 'but could not be recorded';
-        this.logger.error({ msg: `The invitation of ${entry.id} was handed over ${why}; its code is recorded if it is used`, requestId: httpRequestId });
-      },
+      // A mark the database refused is no loss while this process lives: sendEach still counts the mail as sent, and it is recorded below.
+      handedOver: (entry) => this.mark(hashOf(entry)).catch(() => undefined),
       startBy: deadline,
       boundMs: INVITATION_TIMING.sendBoundMs,
       requestId: httpRequestId,
+    });
+    // In line order, as entry.invited goes out.
+    const place = new Map(entryIds.map((id, i) => [id, i]));
+    const handedOver = [...sent].sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+    const handovers = handedOver.map((entry) => ({ hash: hashOf(entry), heldBy: requestId, again }));
+    const works = handovers.length ? await this.db.transaction((manager) => recordHandovers(manager, handovers, this.clock.now())).catch(() => undefined) : [];
+    handedOver.forEach((entry, i) => {
+      if (works?.[i]) return;
+      // A handover that outlasted every bound (the API answered mail_failed), a redeem meanwhile, or the database away.
+      const why = works ? 'after its request gave up' : 'but could not be recorded';
+      this.logger.error({ msg: `The invitation of ${entry.id} was handed over ${why}; its code is recorded if it is used`, requestId: httpRequestId });
     });
     // Known to nobody; without a code of this request the API knows them for mails that never started.
     if (untried.length > 0) await this.db.getRepository(InviteCode).delete({ hash: In(untried.map(hashOf)) });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Entry, EntryRecord, IN_LINE_ORDER, INVITATION_WAIT_MS, Metrics, toEntry } from '@app/shared';
+import { Clock, Entry, EntryRecord, IN_LINE_ORDER, INVITATION_WAIT_MS, Metrics, recordAbandonedMarks, recordMarked, toEntry } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
@@ -79,8 +79,9 @@ export class InvitationsService {
   }
 
   /**
-   * For the request of a process that died (a release run taken over): the entries it invited,
-   * once nothing can come of it any more. Its holds are cut to HOLD_MS from now: every mail job it
+   * For the request of a process that died (a release run taken over): the entries it invited (with
+   * the handovers a mailer marked and never recorded), once nothing can come of it any more. Its holds
+   * are cut to HOLD_MS from now: every mail job it
    * gave the mailer was added before now and is settled within INVITATION_WAIT_MS of that (its mails
    * start before its deadline and end within the send bound), so when the holds of its entries still
    * waiting have ended, each of them either went out (and is invited by it) or never will, and is
@@ -102,6 +103,8 @@ export class InvitationsService {
       if (!until) break;
       await sleep(until.getTime() - this.clock.now().getTime() + 1);
     }
+    const held: { id: string }[] = await this.db.query(`SELECT id FROM entries WHERE ${owned}`, [scope.productId, scope.mode, requestId]);
+    await recordMarked(this.db, requestId, held.map((row) => row.id), false, this.clock.now());
     const rows: { id: string }[] = await this.db.query(`SELECT id FROM entries WHERE product_id = $1 AND mode = $2 AND invited_by_request = $3 ORDER BY ${IN_LINE_ORDER}`, [
       scope.productId,
       scope.mode,
@@ -112,6 +115,8 @@ export class InvitationsService {
 
   private async inviteFront(scope: ProductScope, count: number, fit: 'all' | 'what fits', requestId: string, httpRequestId?: string): Promise<ReleaseOutcome> {
     const now = this.clock.now();
+    // Taken again, such an entry would be mailed again; with the same `now`, every entry whose hold ran out for takeFront was seen here.
+    await recordAbandonedMarks(this.db, scope, now);
     const hold = { requestId, heldUntil: new Date(now.getTime() + BATCH_HOLD_MS), now };
     const { taken, skippedForCapacity } = await this.takeFront(scope, count, hold, fit);
     const chunks = Array.from({ length: Math.ceil(taken.length / INVITE_NEXT_CHUNK) }, (_, i) => taken.slice(i * INVITE_NEXT_CHUNK, (i + 1) * INVITE_NEXT_CHUNK));
@@ -195,9 +200,10 @@ export class InvitationsService {
   }
 
   /**
-   * Has the mailer hand over the mails of entries this request holds, and settles each; the ids whose
-   * mail was handed over. A job's mails start only before its deadline, so the mailer leaves those it
-   * could not start (a slow server), and they go in another job as long as the last one got mails out.
+   * Has the mailer hand over the mails of entries this request holds, records what it marked handed
+   * over but did not record, and settles each; the ids whose mail was handed over. A job's mails start
+   * only before its deadline, so the mailer leaves those it could not start (a slow server), and they
+   * go in another job as long as the last one got mails out.
    */
   private async deliver(ids: string[], requestId: string, again: boolean, httpRequestId: string | undefined): Promise<string[]> {
     const sent: string[] = [];
@@ -205,7 +211,10 @@ export class InvitationsService {
     while (pending.length > 0) {
       await this.mailer.send({ entryIds: pending, requestId, again, httpRequestId });
       const untried = await this.untried(pending, requestId);
-      const settled = await this.settle(pending.filter((id) => !untried.has(id)), requestId);
+      const tried = pending.filter((id) => !untried.has(id));
+      // A mailer that died before the end of its job left its handovers marked, not recorded.
+      await recordMarked(this.db, requestId, tried, again, this.clock.now());
+      const settled = await this.settle(tried, requestId);
       sent.push(...settled);
       pending = pending.filter((id) => untried.has(id));
       if (pending.length === 0) break;

@@ -1,6 +1,7 @@
-import { EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { EntryRecord } from '../database/entities';
 import { toEntry } from '../domain/entry';
+import { IN_LINE_ORDER } from '../domain/line';
 import type { Mode } from '../domain/modes';
 import { recordEvents } from '../events/events';
 
@@ -81,6 +82,38 @@ export async function recordHandovers(manager: EntityManager, handovers: Handove
   if (recording.length > 0) await record(manager, recording, now);
   return outcomes;
 }
+
+/**
+ * What the mailer marked handed over but never recorded among a request's `entryIds` (it died before
+ * the end of their chunk), recorded by the API before it settles them: the server took those mails.
+ */
+export async function recordMarked(db: DataSource, requestId: string, entryIds: string[], again: boolean, now: Date): Promise<void> {
+  const marked: { hash: Buffer }[] = await db.query(`SELECT hash FROM invite_codes WHERE entry_id = ANY($1) AND request_id = $2 AND handed_over AND NOT recorded`, [
+    entryIds,
+    requestId,
+  ]);
+  if (marked.length === 0) return;
+  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash }) => ({ hash, heldBy: requestId, again })), now));
+}
+
+/**
+ * The handovers of a product's line marked but never recorded whose request's hold ran out: the
+ * mailer and the API waiting on it both died. Recorded (as the mailer would have: held by that
+ * request, once) before the front of the line is taken, so that those entries are invited, not
+ * mailed again. One statement on the partial index invite_codes_marked when there is none.
+ */
+export async function recordAbandonedMarks(db: DataSource, scope: Scope, now: Date): Promise<void> {
+  const marked: { hash: Buffer; request_id: string }[] = await db.query(ABANDONED_MARKS, [scope.productId, scope.mode, now]);
+  if (marked.length === 0) return;
+  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash, request_id }) => ({ hash, heldBy: request_id, again: false })), now));
+}
+
+/** The statement behind recordAbandonedMarks; exported so that a test can pin its plan to invite_codes_marked. */
+export const ABANDONED_MARKS = `
+  SELECT c.hash, c.request_id FROM invite_codes c JOIN entries e ON e.id = c.entry_id
+  WHERE c.handed_over AND NOT c.recorded AND c.expires_at > $3
+    AND e.product_id = $1 AND e.mode = $2 AND e.state = 'confirmed' AND e.invite_request = c.request_id AND e.invite_held_until < $3
+  ORDER BY ${IN_LINE_ORDER}`;
 
 /**
  * The entries become invited by their codes' requests; a first invitation records the older codes of

@@ -66,6 +66,11 @@ export class InviteCode {
    * have gone out but whose recording never happened (the mailer died) is recorded when first used.
    */
   @Column('boolean') recorded!: boolean;
+  /**
+   * True once the SMTP server took the mail: set right after the handover, one statement, while the
+   * recording waits for the end of the mail's chunk (or for the API, if the mailer died before then).
+   */
+  @Column('boolean', { name: 'handed_over', default: false }) handedOver!: boolean;
   /** Under a claim window, its end (and expiresAt); the maintenance round acts on it and clears it. */
   @Column('timestamp with time zone', { name: 'claim_ends_at', precision: 3, nullable: true }) claimEndsAt!: Date | null;
   /** When its one reminder is due; cleared once the reminder is queued. */
