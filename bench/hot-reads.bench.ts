@@ -85,17 +85,17 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     {
       work: 'invited check, POST',
       request: () => ({ method: 'POST', path: '/api/v1/invited', headers: json, body: JSON.stringify({ email: `bench-${someone()}@example.com` }) }),
-      bound: 0.85,
+      bound: 0.9,
     },
     {
       work: 'invited check, GET',
       request: () => ({ method: 'GET', path: `/api/v1/invited?email=bench-${someone()}%40example.com` }),
-      bound: 0.85,
+      bound: 0.9,
     },
     {
       work: 'verify',
       request: () => ({ method: 'POST', path: '/api/v1/invites/verify', headers: json, body: JSON.stringify({ token: `code-ent_bench${invitedOne()}` }) }),
-      bound: 0.85,
+      bound: 0.9,
     },
     { work: 'list, first page', request: () => ({ method: 'GET', path: '/api/v1/entries' }), bound: 0.9 },
   ];

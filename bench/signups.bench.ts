@@ -142,7 +142,7 @@ describe('public sign-ups with their confirmation mail', () => {
       baseline: 'bare Fastify + pg insert handler plus nodemailer alone',
       baselineValue: perSecond(result.baseline),
       serviceValue: perSecond(result.service),
-      ...atLeast(result.ratio, 0.7),
+      ...atLeast(result.ratio, 0.85),
       note: `CPU per sign-up over every process (median): ${median(cpu.service).toFixed(2)} ms against ${median(cpu.baseline).toFixed(2)} ms; last service round: ${cpu.texts.at(-1)}`,
     });
     reportMemory('mailer RSS after the sign-up run', mailer.child.pid!, RSS_MARK_MB, `the mailer process's resident memory after ${ROUNDS + 1} runs of sign-ups`);
