@@ -13,6 +13,11 @@ import { LOGIN_HOOK_SECRETS, LoginHooksService } from '../apps/api/src/login-hoo
 
 const CLI = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli', 'main.js');
 
+// Each command is a node process that loads the CLI and its database and queue clients, about a second
+// of CPU; a test runs up to a few dozen of them, which on a busy 2-core machine takes more than the
+// suite's 30 s (seen at load averages above 7). A bound on a test's length, not a wait.
+jest.setTimeout(120_000);
+
 describe('operator CLI', () => {
   let stack: Stack;
 
