@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
+import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, preparedQuery, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailEntry, MailProduct, MailSender, PacedOut } from './mail-sender';
@@ -55,7 +55,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private roomMade: (() => void) | undefined;
   private closing = false;
   private readonly remove = groupCommits<string, void>(async (rowIds) => {
-    await this.db.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
+    await preparedQuery(this.db, `DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
     return rowIds.map(() => undefined);
   }, 200, REMOVE_GATHER_MS);
 
@@ -87,15 +87,14 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     while (this.sending.size > SLOTS / 2 && !this.closing) await new Promise<void>((resolve) => (this.roomMade = resolve));
     if (this.closing) return false;
     const room = SLOTS - this.sending.size;
-    const claimed: Claimed[] = (
-      await this.db.query(
-        `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
+    const claimed = await preparedQuery<Claimed>(
+      this.db,
+      `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
          WHERE id IN (
            SELECT id FROM outbox WHERE queue = '${QueueName.Mail}' AND ${DUE} < now() ORDER BY ${DUE}, id LIMIT $1 FOR UPDATE SKIP LOCKED
          ) RETURNING id, data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId", attempts`,
-        [room, CONFIRMATION_LEASE_MS],
-      )
-    )[0];
+      [room, CONFIRMATION_LEASE_MS],
+    );
     for (const mail of claimed) {
       const work = this.send(mail).finally(() => {
         this.sending.delete(work);
