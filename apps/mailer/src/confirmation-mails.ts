@@ -87,14 +87,17 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     while (this.sending.size > SLOTS / 2 && !this.closing) await new Promise<void>((resolve) => (this.roomMade = resolve));
     if (this.closing) return false;
     const room = SLOTS - this.sending.size;
-    const claimed = await preparedQuery<Claimed>(
-      this.db,
-      `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
+    // Planned at every call, not prepared: a generic plan of `LIMIT $1` expects a tenth of the table and
+    // joins the claimed ids against a sequential scan of the whole outbox (16 ms instead of 1.4 with 42,000 rows).
+    const claimed: Claimed[] = (
+      await this.db.query(
+        `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1
          WHERE id IN (
            SELECT id FROM outbox WHERE queue = '${QueueName.Mail}' AND ${DUE} < now() ORDER BY ${DUE}, id LIMIT $1 FOR UPDATE SKIP LOCKED
          ) RETURNING id, data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId", attempts`,
-      [room, CONFIRMATION_LEASE_MS],
-    );
+        [room, CONFIRMATION_LEASE_MS],
+      )
+    )[0];
     for (const mail of claimed) {
       const work = this.send(mail).finally(() => {
         this.sending.delete(work);
