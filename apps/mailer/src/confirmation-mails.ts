@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, QueueName, Rounds, translator } from '@app/shared';
+import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, preparedQuery, QueueName, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailEntry, MailProduct, MailSender, PacedOut } from './mail-sender';
@@ -55,7 +55,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private roomMade: (() => void) | undefined;
   private closing = false;
   private readonly remove = groupCommits<string, void>(async (rowIds) => {
-    await this.db.query(`DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
+    await preparedQuery(this.db, `DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
     return rowIds.map(() => undefined);
   }, 200, REMOVE_GATHER_MS);
 
@@ -87,6 +87,8 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
     while (this.sending.size > SLOTS / 2 && !this.closing) await new Promise<void>((resolve) => (this.roomMade = resolve));
     if (this.closing) return false;
     const room = SLOTS - this.sending.size;
+    // Planned at every call, not prepared: a generic plan of `LIMIT $1` expects a tenth of the table and
+    // joins the claimed ids against a sequential scan of the whole outbox (16 ms instead of 1.4 with 42,000 rows).
     const claimed: Claimed[] = (
       await this.db.query(
         `UPDATE outbox SET leased_until = now() + $2 * interval '1 millisecond', attempts = attempts + 1

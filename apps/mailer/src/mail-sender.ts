@@ -19,6 +19,7 @@ import {
   Metrics,
   Mode,
   newToken,
+  preparedQuery,
   Product,
   RedisClient,
   TokenPurpose,
@@ -112,7 +113,8 @@ export class MailSender {
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
       const now = this.clock.now();
-      const rows: { id: string; email: string; locale: Locale; product_id: string; mode: Mode; name: string; sender_name: string | null; key: string | null }[] = await this.db.query(
+      const rows = await preparedQuery<{ id: string; email: string; locale: Locale; product_id: string; mode: Mode; name: string; sender_name: string | null; key: string | null }>(
+        this.db,
         `WITH entry AS (
            SELECT e.id, e.email, e.locale, p.id AS product_id, e.mode, p.name, p.sender_name, ${PUBLISHABLE_KEY} AS key FROM entries e JOIN products p ON p.id = e.product_id
            WHERE e.id = ANY($1) AND e.state = 'pending' ORDER BY e.id FOR KEY SHARE OF e
