@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, toEntry } from '@app/shared';
+import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, ProtectionLevel, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, ReferralRules, toEntry } from '@app/shared';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
@@ -8,7 +8,6 @@ import type { ProductScope } from '../common/scope';
 import { notFound } from '../entries/entries.service';
 import type { Joining } from '../line/join-line';
 import { Credited, LineService } from '../line/line.service';
-import type { Confirming } from '../signups/entry-links';
 import { recordPlaceChange } from '../line/place-history';
 import { milestonesReached } from './milestones';
 import { DISPOSABLE_DOMAIN_LIST, DomainList, isDisposableDomain } from './disposable-domains';
@@ -44,6 +43,14 @@ const CREDITS_PER_ROUND = 1000;
  * round; the team grants and revokes. Only credited referrals count in the referrer's referrals and
  * line key, which move at once (LineService.credit), and each change is in the referrer's history.
  */
+/** What the decision on a confirming entry's referral reads (the confirmation reads it with the entry). */
+export interface ReferralAtConfirmation {
+  entry: { id: string; email: string } & ProductScope;
+  protection: ProtectionLevel;
+  rules: ReferralRules;
+  referral: { id: string; createdAt: Date; referrerId: string; referrerEmail: string } | null;
+}
+
 @Injectable()
 export class ReferralsService {
   private readonly withheld: Counter<'reason'>;
@@ -69,7 +76,7 @@ export class ReferralsService {
    * confirmations of one referrer from one network take turns on an advisory lock, from the count
    * until their commit (only where the velocity rule is on).
    */
-  async atConfirmation(manager: EntityManager, confirming: Confirming, confirmation: Confirmation): Promise<Pick<Joining, 'keepsReferrer' | 'referral'>> {
+  async atConfirmation(manager: EntityManager, confirming: ReferralAtConfirmation, confirmation: Confirmation): Promise<Pick<Joining, 'keepsReferrer' | 'referral'>> {
     const { entry, referral } = confirming;
     if (!referral) return { keepsReferrer: false, referral: null };
     const protection = protectionOf(confirming.protection, confirming.rules);
@@ -112,7 +119,7 @@ export class ReferralsService {
   /** The rules that withhold a referral, each from its own module; off checks only the first. */
   private async signals(
     manager: EntityManager,
-    at: { entry: Confirming['entry']; referral: NonNullable<Confirming['referral']>; network: string | null; protection: Protection; confirmation: Confirmation },
+    at: { entry: ReferralAtConfirmation['entry']; referral: NonNullable<ReferralAtConfirmation['referral']>; network: string | null; protection: Protection; confirmation: Confirmation },
   ): Promise<ReferralReason[]> {
     const { entry, referral, network, protection, confirmation } = at;
     const signals: ReferralReason[] = [];

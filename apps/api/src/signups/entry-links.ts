@@ -1,6 +1,7 @@
 import { EntryRecord, EntryToken, hashToken, Mode, preparedQuery, ProtectionLevel, ReferralRules, StoredEntry, TokenPurpose } from '@app/shared';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import type { ReferralAtConfirmation } from '../referrals/referrals.service';
 
 /** The entry behind a mail link's token, and when the token was made (just before its mail's handover); 404 when spent. */
 export async function tokenOf(manager: EntityManager, token: string, purpose: TokenPurpose, lock = false): Promise<{ entry: EntryRecord; issuedAt: Date }> {
@@ -19,13 +20,10 @@ export async function entryOfToken(manager: EntityManager, token: string, purpos
 }
 
 /** What a confirmation reads before it takes its number: the entry (locked), its product's referral protection, and its referral with its referrer, if any. */
-export interface Confirming {
+export interface Confirming extends ReferralAtConfirmation {
   entry: StoredEntry & { productId: string; mode: Mode };
   /** When the confirmation link's token was made (just before its mail's handover). */
   issuedAt: Date;
-  protection: ProtectionLevel;
-  rules: ReferralRules;
-  referral: { id: string; createdAt: Date; referrerId: string; referrerEmail: string } | null;
   /** Whether the product has milestones, which a credit may reach. */
   milestones: boolean;
 }
