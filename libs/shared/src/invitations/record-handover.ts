@@ -92,8 +92,7 @@ export async function recordMarked(db: DataSource, requestId: string, entryIds: 
     entryIds,
     requestId,
   ]);
-  if (marked.length === 0) return;
-  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash }) => ({ hash, heldBy: requestId, again })), now));
+  await recordFound(db, marked.map(({ hash }) => ({ hash, heldBy: requestId, again })), now);
 }
 
 /**
@@ -104,8 +103,12 @@ export async function recordMarked(db: DataSource, requestId: string, entryIds: 
  */
 export async function recordAbandonedMarks(db: DataSource, scope: Scope, now: Date): Promise<void> {
   const marked: { hash: Buffer; request_id: string }[] = await db.query(ABANDONED_MARKS, [scope.productId, scope.mode, now]);
-  if (marked.length === 0) return;
-  await db.transaction((manager) => recordHandovers(manager, marked.map(({ hash, request_id }) => ({ hash, heldBy: request_id, again: false })), now));
+  await recordFound(db, marked.map(({ hash, request_id }) => ({ hash, heldBy: request_id, again: false })), now);
+}
+
+/** Marks found unrecorded, recorded in one transaction; nothing to open when there are none. */
+async function recordFound(db: DataSource, handovers: Handover[], now: Date): Promise<void> {
+  if (handovers.length > 0) await db.transaction((manager) => recordHandovers(manager, handovers, now));
 }
 
 /** The statement behind recordAbandonedMarks; exported so that a test can pin its plan to invite_codes_marked. */
