@@ -1,10 +1,13 @@
-import { Delivery, loadConfig, openCommandConnection } from '@app/shared';
+import { Delivery, endQueueConnection, loadConfig, openCommandConnection, queueConnection } from '@app/shared';
+import { Queue, Worker } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { bearer, joinLine } from './support/flows';
 import { codeIn, invitationsTo } from './support/invitations';
 import { parseExposition, valueOf } from './support/prometheus';
 import { Receiver } from './support/receiver';
 import { Stack } from './support/stack';
+import { TcpProxy } from './support/tcp-proxy';
 import { ThrowawayCluster } from './support/throwaway-redis';
 import { waitFor } from './support/wait';
 
@@ -80,6 +83,29 @@ describe('on a Redis Cluster of three masters', () => {
       expect((await cluster.keysByNode(`${stack.config.QUEUE_PREFIX}:seed-*`)).filter((found) => found.length > 0).length).toBeGreaterThan(1);
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('queues and workers outlast a first look at the cluster that fails: they wait for the cluster, not for its first answer', async () => {
+    // The seed answers nothing until the cluster client's first slot refresh (1 s) has given up.
+    const seed = await TcpProxy.start({ host: '127.0.0.1', port: cluster.ports[0] });
+    seed.hold();
+    const connection = queueConnection(loadConfig({ REDIS_URL: `redis+cluster://127.0.0.1:${seed.port}` })) as Cluster;
+    const prefix = `{${stack.config.QUEUE_PREFIX}-seed}`;
+    const queue = new Queue('first-look', { connection, prefix });
+    const worker = new Worker('first-look', async (job) => job.data.n * 2, { connection, prefix });
+    queue.on('error', () => undefined);
+    worker.on('error', () => undefined);
+    try {
+      await waitFor(() => connection.status === 'reconnecting', 'the first slot refresh to fail');
+      seed.open();
+      const job = await queue.add('double', { n: 21 });
+      await waitFor(async () => (await queue.getJob(job.id!))?.returnvalue === 42, 'the worker to do the job');
+    } finally {
+      await worker.close();
+      await queue.close();
+      endQueueConnection(connection);
+      await seed.stop();
     }
   });
 });

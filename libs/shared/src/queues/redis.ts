@@ -43,12 +43,14 @@ export function openCommandConnection(config: RedisConfig): RedisConnection {
 
 /**
  * The connection to give BullMQ's queues, workers and event listeners. On a single Redis, options:
- * BullMQ opens and closes connections of its own. On a cluster, a cluster client that connects when
- * first used: BullMQ uses it and copies of it, but closes only the copies, so whoever made it ends it
- * with endQueueConnection once what it was given to is closed.
+ * BullMQ opens and closes connections of its own. On a cluster, a cluster client: BullMQ uses it and
+ * copies of it, but closes only the copies, so whoever made it ends it with endQueueConnection once
+ * what it was given to is closed. It is already connecting when BullMQ gets it: BullMQ then waits for
+ * it to be ready, through the cluster's own retries. Given one that waits to be used, BullMQ would
+ * connect it itself and take the first failed look at the cluster (a seed slow to answer) as final.
  */
 export function queueConnection(config: RedisConfig): ConnectionOptions {
-  return isClusterConfig(config) ? connect(config, KEEP_TRYING, true) : { ...redisOptions(config.REDIS_URL), ...KEEP_TRYING };
+  return isClusterConfig(config) ? connect(config, KEEP_TRYING) : { ...redisOptions(config.REDIS_URL), ...KEEP_TRYING };
 }
 
 export function endQueueConnection(connection: ConnectionOptions | undefined): void {
@@ -60,15 +62,15 @@ export function queuePrefix(config: RedisConfig & { QUEUE_PREFIX: string }): str
   return isClusterConfig(config) ? `{${config.QUEUE_PREFIX}}` : config.QUEUE_PREFIX;
 }
 
-function connect(config: RedisConfig, options: RedisOptions, lazyConnect = false): RedisConnection {
-  const node = { ...redisOptions(config.REDIS_URL), ...options, lazyConnect };
+function connect(config: RedisConfig, options: RedisOptions): RedisConnection {
+  const node = { ...redisOptions(config.REDIS_URL), ...options };
   if (!isClusterConfig(config)) return new Redis(node);
   const seeds = config.REDIS_CLUSTER_NODES ?? [`${node.host}:${node.port}`];
   // The cluster's offline queue stays on: without it every command reaching a node whose connection is
   // still opening (each opens when first used) would fail. A cluster's commands are bounded by the nodes'
   // commandTimeout and by callers' own timeouts instead, and rate limits check that it is ready.
   const { enableOfflineQueue: _offlineQueue, host: _host, port: _port, ...redisOptionsOfNodes } = node;
-  return new Cluster(seeds.map(seedNode), { redisOptions: redisOptionsOfNodes, lazyConnect });
+  return new Cluster(seeds.map(seedNode), { redisOptions: redisOptionsOfNodes });
 }
 
 /** host:port, the host possibly an IPv6 address in brackets. */
