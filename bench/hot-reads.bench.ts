@@ -20,9 +20,20 @@ const ONLY = process.env.HOT_READS_ONLY ?? '';
 const RATE_LIMIT_API = '1000000/1s';
 const RSS_MARK_MB = 200;
 const ROOT = join(__dirname, '..');
-/** The baselines' SQL: the service's own queries, and the simplest that give the same answers. */
-const BASELINE_SQL = ['same', 'simplest'] as const;
-type BaselineSql = (typeof BASELINE_SQL)[number];
+/**
+ * The baselines: the service's own queries, the simplest that give the same answers, and the service's
+ * own queries with the contract's per-request work (rate limit, request id, headers, metric, log line).
+ */
+const BASELINES = {
+  same: { name: 'bare Fastify + pg, the same SQL, keys in memory', env: { BASELINE_SQL: 'same' } },
+  simplest: { name: 'bare Fastify + pg, the simplest SQL, keys in memory', env: { BASELINE_SQL: 'simplest' } },
+  contract: {
+    name: "bare Fastify + pg, the same SQL and the contract's per-request work",
+    env: { BASELINE_SQL: 'same', BASELINE_CONTRACT: '1', RATE_LIMIT_API, LOG_LEVEL: 'silent' },
+  },
+};
+type BaselineSql = keyof typeof BASELINES;
+const BASELINE_SQL = Object.keys(BASELINES) as BaselineSql[];
 
 /**
  * The hot reads of a login system's sign-up path (the invited check by POST and GET, verify, the
@@ -34,7 +45,7 @@ type BaselineSql = (typeof BASELINE_SQL)[number];
 describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`, () => {
   let stack: Stack;
   let api: AppProcess;
-  const baselines: Record<BaselineSql, { child?: ChildProcess; url: string }> = { same: { url: '' }, simplest: { url: '' } };
+  const baselines = Object.fromEntries(BASELINE_SQL.map((sql) => [sql, { url: '' }])) as Record<BaselineSql, { child?: ChildProcess; url: string }>;
   let secret: string;
 
   beforeAll(async () => {
@@ -61,7 +72,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     for (const sql of BASELINE_SQL) {
       const port = await freePort();
       baselines[sql].child = spawn('node', [...nodeArgs, join(__dirname, 'baseline', 'hot-reads-server.js')], {
-        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, PORT: String(port), BASELINE_SQL: sql },
+        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, PORT: String(port), ...BASELINES[sql].env },
         stdio: 'inherit',
       });
       const url = (baselines[sql].url = `http://127.0.0.1:${port}`);
@@ -154,7 +165,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
         const baseline = seen.get(sql)!;
         report({
           work: `${work}, ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`,
-          baseline: sql === 'same' ? 'bare Fastify + pg, the same SQL, keys in memory' : 'bare Fastify + pg, the simplest SQL, keys in memory',
+          baseline: BASELINES[sql].name,
           baselineValue: perSecond(median(baseline.rates)),
           serviceValue: perSecond(median(service.rates)),
           ...atLeast(median(service.rates) / median(baseline.rates), bound),
