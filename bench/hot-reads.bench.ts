@@ -38,9 +38,10 @@ const BASELINE_SQL = Object.keys(BASELINES) as BaselineSql[];
 /**
  * The hot reads of a login system's sign-up path (the invited check by POST and GET, verify, the
  * list's first page) at 100,000 entries and 50 connections, in requests per second: the api as a
- * real process (dist/) next to two bare Fastify + pg servers (bench/baseline/hot-reads-server.js)
- * with the keys held in memory, one running the service's own queries and one the simplest SQL for
- * the same answers, loaded in turn by autocannon. Then the api's resident memory after all of it.
+ * real process (dist/) next to three bare Fastify + pg servers (bench/baseline/hot-reads-server.js)
+ * with the keys held in memory: one running the service's own queries, one the simplest SQL for the
+ * same answers, and one the service's queries with the contract's per-request work
+ * (bench/baseline/contract-work.js), loaded in turn by autocannon. Then the api's resident memory.
  */
 describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`, () => {
   let stack: Stack;
@@ -139,7 +140,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds), cpuUs, postgresUs };
   }
 
-  it('reports requests per second against both bare servers, then the api’s RSS', async () => {
+  it('reports requests per second against each bare server, then the api’s RSS', async () => {
     const chosen = reads.filter(({ work }) => work.includes(ONLY));
     for (const { work, request, bound } of chosen) {
       const sides = [
