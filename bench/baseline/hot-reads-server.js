@@ -3,7 +3,8 @@
 // checked by their SHA-256 hash, and for each route an indexed query prepared as the service prepares
 // it (named statements), and an answer of the same shape. By default the query is the one the service
 // runs; with BASELINE_SQL=simplest it is the least SQL that gives the same answer (nothing read that the
-// answer does not need, the database's own clock), so that the service's SQL shows its own cost.
+// answer does not need, the database's own clock), so that the service's SQL shows its own cost. With
+// BASELINE_CONTRACT=1 it also does the work the API's contract asks of every request (contract-work.js).
 // Plain JavaScript, so that it runs as a child process without a build.
 const { createHash, createHmac } = require('node:crypto');
 const fastify = require('fastify');
