@@ -20,21 +20,33 @@ const ONLY = process.env.HOT_READS_ONLY ?? '';
 const RATE_LIMIT_API = '1000000/1s';
 const RSS_MARK_MB = 200;
 const ROOT = join(__dirname, '..');
-/** The baselines' SQL: the service's own queries, and the simplest that give the same answers. */
-const BASELINE_SQL = ['same', 'simplest'] as const;
-type BaselineSql = (typeof BASELINE_SQL)[number];
+/**
+ * The baselines: the service's own queries, the simplest that give the same answers, and the service's
+ * own queries with the contract's per-request work (rate limit, request id, headers, metric, log line).
+ */
+const BASELINES = {
+  same: { name: 'bare Fastify + pg, the same SQL, keys in memory', env: { BASELINE_SQL: 'same' } },
+  simplest: { name: 'bare Fastify + pg, the simplest SQL, keys in memory', env: { BASELINE_SQL: 'simplest' } },
+  contract: {
+    name: "bare Fastify + pg, the same SQL and the contract's per-request work",
+    env: { BASELINE_SQL: 'same', BASELINE_CONTRACT: '1', RATE_LIMIT_API, LOG_LEVEL: 'silent' },
+  },
+};
+type BaselineSql = keyof typeof BASELINES;
+const BASELINE_SQL = Object.keys(BASELINES) as BaselineSql[];
 
 /**
  * The hot reads of a login system's sign-up path (the invited check by POST and GET, verify, the
  * list's first page) at 100,000 entries and 50 connections, in requests per second: the api as a
- * real process (dist/) next to two bare Fastify + pg servers (bench/baseline/hot-reads-server.js)
- * with the keys held in memory, one running the service's own queries and one the simplest SQL for
- * the same answers, loaded in turn by autocannon. Then the api's resident memory after all of it.
+ * real process (dist/) next to three bare Fastify + pg servers (bench/baseline/hot-reads-server.js)
+ * with the keys held in memory: one running the service's own queries, one the simplest SQL for the
+ * same answers, and one the service's queries with the contract's per-request work
+ * (bench/baseline/contract-work.js), loaded in turn by autocannon. Then the api's resident memory.
  */
 describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`, () => {
   let stack: Stack;
   let api: AppProcess;
-  const baselines: Record<BaselineSql, { child?: ChildProcess; url: string }> = { same: { url: '' }, simplest: { url: '' } };
+  const baselines = Object.fromEntries(BASELINE_SQL.map((sql) => [sql, { url: '' }])) as Record<BaselineSql, { child?: ChildProcess; url: string }>;
   let secret: string;
 
   beforeAll(async () => {
@@ -61,7 +73,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     for (const sql of BASELINE_SQL) {
       const port = await freePort();
       baselines[sql].child = spawn('node', [...nodeArgs, join(__dirname, 'baseline', 'hot-reads-server.js')], {
-        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, PORT: String(port), BASELINE_SQL: sql },
+        env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL, REDIS_URL: stack.config.REDIS_URL, PORT: String(port), ...BASELINES[sql].env },
         stdio: 'inherit',
       });
       const url = (baselines[sql].url = `http://127.0.0.1:${port}`);
@@ -128,7 +140,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
     return { kind: 'rate', perSecond: result.requests.total / (result.duration || seconds), cpuUs, postgresUs };
   }
 
-  it('reports requests per second against both bare servers, then the api’s RSS', async () => {
+  it('reports requests per second against each bare server, then the api’s RSS', async () => {
     const chosen = reads.filter(({ work }) => work.includes(ONLY));
     for (const { work, request, bound } of chosen) {
       const sides = [
@@ -154,7 +166,7 @@ describe(`hot reads at ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS
         const baseline = seen.get(sql)!;
         report({
           work: `${work}, ${ENTRIES.toLocaleString('en-US')} entries, ${CONNECTIONS} connections`,
-          baseline: sql === 'same' ? 'bare Fastify + pg, the same SQL, keys in memory' : 'bare Fastify + pg, the simplest SQL, keys in memory',
+          baseline: BASELINES[sql].name,
           baselineValue: perSecond(median(baseline.rates)),
           serviceValue: perSecond(median(service.rates)),
           ...atLeast(median(service.rates) / median(baseline.rates), bound),

@@ -3,31 +3,37 @@
 // checked by their SHA-256 hash, and for each route an indexed query prepared as the service prepares
 // it (named statements), and an answer of the same shape. By default the query is the one the service
 // runs; with BASELINE_SQL=simplest it is the least SQL that gives the same answer (nothing read that the
-// answer does not need, the database's own clock), so that the service's SQL shows its own cost.
+// answer does not need, the database's own clock), so that the service's SQL shows its own cost. With
+// BASELINE_CONTRACT=1 it also does the work the API's contract asks of every request (contract-work.js).
 // Plain JavaScript, so that it runs as a child process without a build.
 const { createHash, createHmac } = require('node:crypto');
 const fastify = require('fastify');
 const { Pool } = require('pg');
+const { addContractWork, contractOptions } = require('./contract-work');
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO = (date) => (date ? date.toISOString() : null);
 const SIMPLEST = process.env.BASELINE_SQL === 'simplest';
+/** The contract's per-request work too (contract-work.js), around the service's own SQL. */
+const CONTRACT = process.env.BASELINE_CONTRACT === '1';
 
 async function main() {
   // TypeORM's pg pool is 10 connections by default: the same here.
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const keys = new Map();
-  for (const row of (await pool.query("SELECT hash, product_id, mode FROM api_keys WHERE kind = 'secret' AND revoked_at IS NULL")).rows) {
-    keys.set(row.hash.toString('hex'), { productId: row.product_id, mode: row.mode });
+  for (const row of (await pool.query("SELECT id, hash, product_id, mode FROM api_keys WHERE kind = 'secret' AND revoked_at IS NULL")).rows) {
+    keys.set(row.hash.toString('hex'), { keyId: row.id, productId: row.product_id, mode: row.mode });
   }
   const cursorKey = createHash('sha256').update('baseline cursor').digest();
-  const app = fastify();
+  const app = fastify(CONTRACT ? contractOptions() : {});
+  const limited = CONTRACT ? await addContractWork(app) : null;
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/healthz') return;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const scope = match && keys.get(createHash('sha256').update(match[1]).digest('hex'));
     if (!scope) return reply.status(401).send({ error: { code: 'unauthorized', message: 'Send a valid secret key.' } });
+    if (limited && !(await limited(scope.keyId))) return reply.status(429).send({ error: { code: 'rate_limited', message: 'Too many requests.' } });
     request.scope = scope;
   });
 
