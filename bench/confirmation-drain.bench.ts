@@ -1,6 +1,5 @@
 import { QueueName } from '@app/shared';
 import { ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,7 +7,7 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { alternate, atMost, cliOf, compileBaselines, Measure, median, report, seconds, stopBaseline } from './support/harness';
+import { alternate, atMost, cliOf, compileBaselines, heapBoundsOf, Measure, median, report, seconds, stopBaseline } from './support/harness';
 
 const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -19,7 +18,7 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF;
  * (`--max-old-space-size=96 --max-semi-space-size=8`), so that both sides work in the same memory, unless
  * BENCH_BASELINE_NODE_ARGS says otherwise (empty: node's defaults, to tell the bounds' share of the gap).
  */
-const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? mailerHeapBounds()).split(' ').filter(Boolean);
+const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? heapBoundsOf('mailer').join(' ')).split(' ').filter(Boolean);
 /** The outbox queue the seeded mails wait on while the mailer starts. */
 const PARKED = 'parked-mail';
 
@@ -161,9 +160,3 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
     await stack.db.query('ANALYZE entries, outbox');
   }
 });
-
-/** The heap flags the mailer's start script runs it with (package.json). */
-function mailerHeapBounds(): string {
-  const { scripts } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  return scripts['start:mailer'].split(' ').filter((word) => word.startsWith('--max-')).join(' ');
-}

@@ -9,7 +9,7 @@ import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { postgresCpu, postgresCpuSince } from './support/cpu';
-import { atMost, compileBaselines, cpuMs, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
+import { atMost, compileBaselines, cpuMs, heapBoundsOf, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -61,7 +61,7 @@ describe('webhook deliveries', () => {
     bare = fork(join(ROOT, 'dist', 'bench', 'baseline', 'bare-deliveries.js'), {
       stdio: 'inherit',
       env: { PATH: process.env.PATH, DATABASE_URL: stack.config.DATABASE_URL },
-      execArgv: profiling,
+      execArgv: [...heapBoundsOf('webhooks'), ...profiling],
     });
   });
   afterAll(async () => {

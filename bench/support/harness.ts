@@ -128,6 +128,16 @@ export function reportMegabytes(work: string, mb: number, markMb: number, note: 
 
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * The heap flags an app's start script runs it with (package.json): a baseline that stands for that
+ * app's work runs under them too, so that both sides work in the same memory (the bounds are work the
+ * operator asks of the app: its resident memory mark).
+ */
+export function heapBoundsOf(app: 'mailer' | 'webhooks'): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return scripts[`start:${app}`].split(' ').filter((word) => word.startsWith('--max-'));
+}
+
 /** Compiles bench/baseline beside the apps in dist/: the baselines run as compiled child processes. */
 export function compileBaselines(): void {
   execFileSync('npx', ['swc', 'bench/baseline', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT });

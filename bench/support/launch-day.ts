@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { codeIn } from '../../test/support/invitations';
 import { linkIn, SinkMail, SmtpSink } from '../../test/support/smtp-sink';
+import { heapBoundsOf } from './harness';
 
 /** What a mail carried: a confirmation link's path, an invitation's code, or nothing the bench reads (a baseline's mail). */
 export interface Carried {
@@ -93,6 +94,7 @@ export class BareDeliveries {
     this.child = fork(join(__dirname, '..', '..', 'dist', 'bench', 'baseline', 'bare-deliveries.js'), {
       stdio: 'inherit',
       env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl },
+      execArgv: heapBoundsOf('webhooks'),
     });
   }
 
