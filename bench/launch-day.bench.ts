@@ -19,6 +19,8 @@ const CONCURRENCY = Number(process.env.LAUNCH_CONCURRENCY ?? 50);
 const REFERRERS = 100;
 /** A release's largest count (docs/api.md): a release of more runs this many at a time. */
 const RUN_COUNT = Math.min(1000, INVITES);
+/** `BENCH_CPU_PROF=<dir>`: a `--cpu-prof` profile of the mailer, written there when it stops. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const LIMITS = {
   RATE_LIMIT_SIGNUP: '10000000/1m',
   RATE_LIMIT_SIGNUP_ADDRESS: '5/1h',
@@ -80,7 +82,7 @@ describe('launch day on one product', () => {
     }
     mails = new MailLog(stack.mail, `${stack.config.PUBLIC_BASE_URL}/confirm/`);
     api = await AppProcess.start('api', stack.config, { env: LIMITS });
-    mailer = await AppProcess.start('mailer', stack.config, { env: LIMITS });
+    mailer = await AppProcess.start('mailer', stack.config, { env: LIMITS, nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [] });
     bare = await startSignupsServer(stack.config);
     bareDeliveries = new BareDeliveries(stack.config.DATABASE_URL);
     const redis = await redisPid(stack.config.REDIS_URL);

@@ -16,6 +16,7 @@ import {
   jobRunner,
   JobOf,
   newToken,
+  preparedQuery,
   Product,
   QueueName,
   QueueProcessor,
@@ -38,7 +39,7 @@ export class InvitationProcessor extends QueueProcessor {
   private readonly logger = new Logger(InvitationProcessor.name);
   /** Each handover marked as soon as the server took the mail, those of the same moment in one statement. */
   private readonly mark = groupCommits<Buffer, void>(async (hashes) => {
-    await this.db.query(`UPDATE invite_codes SET handed_over = true WHERE hash = ANY($1)`, [hashes]);
+    await preparedQuery(this.db, `UPDATE invite_codes SET handed_over = true WHERE hash = ANY($1::bytea[])`, [hashes]);
     return hashes.map(() => undefined);
   });
 
@@ -81,7 +82,8 @@ export class InvitationProcessor extends QueueProcessor {
     // A request's entries are of one product.
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entries[0].productId });
     const codes = new Map(entries.map((entry) => [entry.id, newToken()]));
-    const hashOf = (entry: EntryRecord) => hashToken(codes.get(entry.id)!);
+    const hashes = new Map([...codes].map(([id, code]) => [id, hashToken(code)]));
+    const hashOf = (entry: EntryRecord) => hashes.get(entry.id)!;
     // The product's claim window, if any, shortens the code's life and brings a reminder (domain/claim-window.ts).
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
@@ -96,8 +98,12 @@ export class InvitationProcessor extends QueueProcessor {
     const { sent, untried } = await this.sender.sendEach(entries, product, mail, {
       // The codes, written before their mails can leave.
       store: (manager, present) =>
-        manager.getRepository(InviteCode).insert(
-          present.map((entry) => ({ hash: hashOf(entry), entryId: entry.id, requestId, recorded: false, expiresAt, createdAt: now, claimEndsAt, remindAt, sealedCode: sealedOf(entry) })),
+        preparedQuery(
+          manager.queryRunner!,
+          `INSERT INTO invite_codes (hash, entry_id, sealed_code, request_id, recorded, expires_at, created_at, claim_ends_at, remind_at)
+           SELECT code.hash, code.entry_id, code.sealed, $4::text, false, $5::timestamptz, $6::timestamptz, $7::timestamptz, $8::timestamptz
+           FROM unnest($1::bytea[], $2::text[], $3::bytea[]) AS code (hash, entry_id, sealed)`,
+          [present.map(hashOf), present.map((entry) => entry.id), present.map(sealedOf), requestId, expiresAt, now, claimEndsAt, remindAt],
         ),
       // A mark the database refused is no loss while this process lives: sendEach still counts the mail as sent, and it is recorded below.
       handedOver: (entry) => this.mark(hashOf(entry)).catch(() => undefined),

@@ -6,11 +6,9 @@ import {
   applyBounce,
   Clock,
   countedIn,
-  countMailsSent,
   domainOf,
   DomainPace,
   EntryRecord,
-  EntryToken,
   feedbackCounter,
   groupCommits,
   hashToken,
@@ -158,18 +156,21 @@ export class MailSender {
     const createdAt = this.clock.now();
     const present = await this.db.transaction(async (manager) => {
       // Locked against deletion until the rows are in: an entry deleted meanwhile is left out, not an error.
-      const rows: { id: string; key: string | null }[] = await manager.query(`SELECT e.id, ${PUBLISHABLE_KEY} AS key FROM entries e WHERE e.id = ANY($1) FOR KEY SHARE OF e`, [
-        entries.map((entry) => entry.id),
-      ]);
+      // One statement: the locks, the unsubscribe tokens and the mails counted for the overview's rates.
+      const rows = await preparedQuery<{ id: string; key: string | null }>(
+        manager.queryRunner!,
+        `WITH entry AS (
+           SELECT e.id, e.product_id, e.mode, ${PUBLISHABLE_KEY} AS key FROM entries e WHERE e.id = ANY($1::text[]) ORDER BY e.id FOR KEY SHARE OF e
+         ), stored AS (
+           INSERT INTO entry_tokens (hash, entry_id, purpose, created_at)
+           SELECT token.hash, entry.id, 'unsubscribe', $3 FROM entry JOIN unnest($1::text[], $2::bytea[]) AS token (entry_id, hash) ON token.entry_id = entry.id
+         ), counted AS (${countedIn('entry', '$3', `'sent'`)})
+         SELECT id, key FROM entry`,
+        [entries.map((entry) => entry.id), entries.map((entry) => hashToken(unsubscribes.get(entry.id)!)), createdAt],
+      );
       for (const row of rows) keys.set(row.id, row.key);
-      const ids = new Set(rows.map((row) => row.id));
-      const present = entries.filter((entry) => ids.has(entry.id));
-      if (present.length === 0) return present;
-      await manager
-        .getRepository(EntryToken)
-        .insert(present.map((entry) => ({ hash: hashToken(unsubscribes.get(entry.id)!), entryId: entry.id, purpose: 'unsubscribe' as const, createdAt })));
-      await options.store?.(manager, present);
-      await countMailsSent(manager, present, createdAt);
+      const present = entries.filter((entry) => keys.has(entry.id));
+      if (present.length > 0) await options.store?.(manager, present);
       return present;
     });
     let pacedForMs = 0;
