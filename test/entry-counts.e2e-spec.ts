@@ -105,6 +105,28 @@ describe('kept entry counts and line buckets', () => {
     expect(await stack.db.query(`SELECT count(*)::int AS old FROM entries WHERE email LIKE 'old-%'`)).toEqual([{ old: 0 }]);
   });
 
+  it("a sign-up counts its own pending entry in its statement, exactly, beside concurrent sign-ups (some through referral links) and confirmations", async () => {
+    const pk = product.keys.live.publishable;
+    // What the sign-ups leave for the commit: a note that adds a pending entry comes only from a sign-up here.
+    await stack.db.query(`CREATE TABLE pending_noted (delta bigint NOT NULL)`);
+    await stack.db.query(`CREATE FUNCTION note_pending_noted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.state = 'pending' AND NEW.delta > 0 THEN INSERT INTO pending_noted VALUES (NEW.delta); END IF; RETURN NULL; END $$`);
+    await stack.db.query(`CREATE TRIGGER pending_noted AFTER INSERT ON entry_count_changes FOR EACH ROW EXECUTE FUNCTION note_pending_noted()`);
+    try {
+      const [referrer] = await stack.db.query(`SELECT referral_code FROM entries WHERE product_id = $1 AND state = 'confirmed' LIMIT 1`, [product.id]);
+      await Promise.all([
+        ...Array.from({ length: 12 }, (_, i) => joinLine(stack, pk, `own-${i}@example.com`, i % 3 ? undefined : referrer.referral_code)),
+        ...Array.from({ length: 24 }, (_, i) => signUp(stack, pk, `own-pending-${i}@example.com`, i % 4 ? undefined : referrer.referral_code)),
+        // Again: a pending address written again is no new entry.
+        ...Array.from({ length: 6 }, (_, i) => signUp(stack, pk, `own-pending-${i}@example.com`)),
+      ]);
+      expect(await stack.db.query(`SELECT count(*)::int AS notes FROM pending_noted`)).toEqual([{ notes: 0 }]);
+      await expectCountsExact();
+    } finally {
+      await stack.db.query(`DROP TRIGGER pending_noted ON entry_count_changes; DROP TABLE pending_noted; DROP FUNCTION note_pending_noted()`);
+    }
+  });
+
   it('go with their product when it is deleted', async () => {
     const doomed = await stack.createProduct({ name: 'Doomed' });
     await seedLine(stack, { productId: doomed.id, mode: 'test' }, 20, 'doomed');

@@ -116,9 +116,12 @@ export class SignupsService {
   }
 
   /**
-   * One statement for every sign-up, committed without another round trip: the day's count (and, at
-   * the commit, the product's count of pending entries) is a row that the sign-ups of the product on
-   * this connection's stripe share, and its lock is held until the commit.
+   * One statement for every sign-up, committed without another round trip: the day's count and the
+   * product's count of pending entries are rows that the sign-ups of the product on this connection's
+   * stripe share, and their locks are held until the commit. The pending count is added here, not
+   * noted for the commit (migration SignupsCountThemselves1795907200000), read from the day's count so
+   * that it is taken after it, as every commit takes them; the referrer's row is locked as its key's
+   * check would, before either, so that a deletion of it is waited for holding neither.
    * - A new address gets its entry (in the language asked for, else the product's default), its
    *   referral when it came through a referral link (pending until it confirms; none for an address on
    *   the suppression list, which comes back as its own sign-up alone), its entry.created event (the
@@ -146,7 +149,7 @@ export class SignupsService {
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
          VALUES ($1, $2, $3, $4, 'pending', $5,
                  (SELECT id FROM entries WHERE $6::text IS NOT NULL AND product_id = $2 AND mode = $3 AND referral_code = $6
-                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19)),
+                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19) FOR KEY SHARE),
                  COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
          -- A known address is found through the same unique index as the insert's conflict, whatever the
          -- table's statistics say: a pending one, when a mail is due, is written again; any other is left.
@@ -167,7 +170,11 @@ export class SignupsService {
        ), day AS (
          INSERT INTO daily_event_counts (product_id, mode, day, type, count)
          SELECT $2, $3, ($5::timestamptz AT TIME ZONE 'UTC')::date, $11, 1 FROM entry
-         ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1
+         ON CONFLICT (product_id, mode, day, type, stripe) DO UPDATE SET count = daily_event_counts.count + 1 RETURNING stripe
+       ), counted AS (
+         INSERT INTO entry_counts (product_id, mode, pending, confirmed, invited, redeemed)
+         SELECT $2, $3, 1, 0, 0, 0 FROM day, entry WHERE set_config('waitlist.counted_entry', entry.id, true) = entry.id
+         ON CONFLICT (product_id, mode, stripe) DO UPDATE SET pending = entry_counts.pending + 1
        ), details AS (
          INSERT INTO entry_details (entry_id, answers, attribution)
          SELECT id, $17::jsonb, $18::jsonb FROM entry WHERE $17::jsonb IS NOT NULL OR $18::jsonb IS NOT NULL

@@ -1,5 +1,32 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * note_entry_count_changes; SignupsCountThemselves1795907200000 declares `counted` and keeps the inserted
+ * rows other than it (`insertedKept`).
+ */
+export const noteEntryCountChanges = (declare: string, insertedKept: string) => `
+  CREATE OR REPLACE FUNCTION note_entry_count_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+  ${declare}
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      ${insertedKept}
+      INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
+        SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, count(*)
+        FROM new_entries ${insertedKept && 'WHERE id IS DISTINCT FROM counted'} GROUP BY 1, 2, 3, 4;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
+        SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, -count(*)
+        FROM old_entries GROUP BY 1, 2, 3, 4;
+    ELSE
+      INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
+        SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, sum(delta)
+        FROM (SELECT product_id, mode, state, line_key, 1 AS delta FROM new_entries
+              UNION ALL SELECT product_id, mode, state, line_key, -1 FROM old_entries) AS changed
+        GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0;
+    END IF;
+    RETURN NULL;
+  END $$;`;
+
 export class EntryCounts1763870400000 implements MigrationInterface {
   name = 'EntryCounts1763870400000';
 
@@ -48,25 +75,7 @@ export class EntryCounts1763870400000 implements MigrationInterface {
       );
       CREATE INDEX entry_count_changes_tx ON entry_count_changes (tx);
 
-      CREATE FUNCTION note_entry_count_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
-            SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, count(*)
-            FROM new_entries GROUP BY 1, 2, 3, 4;
-        ELSIF TG_OP = 'DELETE' THEN
-          INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
-            SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, -count(*)
-            FROM old_entries GROUP BY 1, 2, 3, 4;
-        ELSE
-          INSERT INTO entry_count_changes (product_id, mode, state, bucket, delta)
-            SELECT product_id, mode, state, CASE WHEN state = 'confirmed' THEN line_bucket(line_key) END, sum(delta)
-            FROM (SELECT product_id, mode, state, line_key, 1 AS delta FROM new_entries
-                  UNION ALL SELECT product_id, mode, state, line_key, -1 FROM old_entries) AS changed
-            GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0;
-        END IF;
-        RETURN NULL;
-      END $$;
+      ${noteEntryCountChanges('', '')}
       CREATE TRIGGER entries_inserted AFTER INSERT ON entries REFERENCING NEW TABLE AS new_entries
         FOR EACH STATEMENT EXECUTE FUNCTION note_entry_count_changes();
       CREATE TRIGGER entries_updated AFTER UPDATE ON entries REFERENCING OLD TABLE AS old_entries NEW TABLE AS new_entries
