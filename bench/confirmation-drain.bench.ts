@@ -7,7 +7,7 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { atMost, cliOf, compileBaselines, heapBoundsOf, Measure, median, report, seconds, stopBaseline } from './support/harness';
+import { alternateAll, atMost, cliOf, compileBaselines, heapBoundsOf, Measure, median, report, seconds, stopBaseline } from './support/harness';
 
 const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -70,14 +70,8 @@ describe(`a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails`, () 
   });
 
   it(`drains ${MAILS.toLocaleString('en-US')} within 1.3× the time of nodemailer alone, and of the bare durable drain`, async () => {
-    const times = { baseline: [] as number[], durable: [] as number[], service: [] as number[] };
     // A B C A B C …: the machine's noise spread over the three sides.
-    for (let i = 0; i < ROUNDS; i++) {
-      times.baseline.push(((await baseline()) as { ms: number }).ms);
-      times.durable.push(((await bareDurable()) as { ms: number }).ms);
-      times.service.push(((await service()) as { ms: number }).ms);
-    }
-    const [baselineMs, durableMs, serviceMs] = [median(times.baseline), median(times.durable), median(times.service)];
+    const { baseline: baselineMs, durable: durableMs, service: serviceMs } = await alternateAll(ROUNDS, { baseline, durable: bareDurable, service });
     const [baselineCpu, durableCpu, serviceCpu] = [median(cpu.baseline), median(cpu.durable), median(cpu.service)];
     const work = `a backlog of ${MAILS.toLocaleString('en-US')} confirmation mails drained by a starting mailer, first to last arrival`;
     const under = `under ${BASELINE_NODE_ARGS.join(' ') || 'node\'s default heap'}`;
