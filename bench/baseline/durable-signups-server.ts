@@ -40,8 +40,24 @@ async function main(): Promise<void> {
     ),
   );
   const [ipLimit, addressLimit] = [env.RATE_LIMIT_SIGNUP, env.RATE_LIMIT_SIGNUP_ADDRESS].map((text) => parseRateLimit(text)!);
-  /** This process's lease of the IP's points (one client here: the bench). */
-  const leases = new Map<string, number>();
+  /** This process's lease of each IP's points, and the lease being taken (the IP's other sign-ups wait for it). */
+  const leases = new Map<string, { left: number; until: number }>();
+  const leasing = new Map<string, Promise<unknown>>();
+  const fromIp = async (ip: string): Promise<boolean> => {
+    for (let waiting = leasing.get(ip); waiting; waiting = leasing.get(ip)) await waiting;
+    const lease = leases.get(ip);
+    if (lease && lease.left > 0 && lease.until > Date.now()) {
+      lease.left--;
+      return true;
+    }
+    const size = Math.max(1, Math.floor(ipLimit.points / 10));
+    const taken = take(redis, `bare:rl:signup-ip:${ip}`, size, ipLimit.durationMs).finally(() => leasing.delete(ip));
+    leasing.set(ip, taken);
+    const left = Math.min(size, ipLimit.points - ((await taken) - size));
+    // The window ends within its length from now: the lease lasts no longer.
+    leases.set(ip, { left: left - 1, until: Date.now() + ipLimit.durationMs });
+    return left > 0;
+  };
 
   const app = Fastify();
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -50,14 +66,7 @@ async function main(): Promise<void> {
     if (!scope) return reply.status(401).send({ error: 'invalid_key' });
     const email = String(request.body?.email ?? '').trim().toLowerCase();
     if (!email.includes('@')) return reply.status(400).send({ error: 'invalid_email' });
-    let left = leases.get(request.ip) ?? 0;
-    if (left === 0) {
-      const size = Math.max(1, Math.floor(ipLimit.points / 10));
-      const count = await take(redis, `bare:rl:signup-ip:${request.ip}`, size, ipLimit.durationMs);
-      left = Math.min(size, ipLimit.points - (count - size));
-      if (left <= 0) return reply.status(429).send({ error: 'rate_limited' });
-    }
-    leases.set(request.ip, left - 1);
+    if (!(await fromIp(request.ip))) return reply.status(429).send({ error: 'rate_limited' });
     const mailbox = createHash('sha256').update(`${scope.productId}:${scope.mode}:${email}`).digest('base64url');
     const mailDue = (await take(redis, `bare:rl:signup-address:${mailbox}`, 1, addressLimit.durationMs)) <= addressLimit.points;
     const now = new Date();
