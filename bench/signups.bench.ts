@@ -5,7 +5,7 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { alternate, atLeast, cliOf, compileBaselines, Measure, median, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
+import { alternateAll, atLeast, cliOf, compileBaselines, Measure, median, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
 
 const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,10 +31,13 @@ describe('public sign-ups with their confirmation mail', () => {
   let mailer: AppProcess;
   let baseline: ChildProcess;
   let baselineUrl: string;
+  /** The durable sign-ups baseline (bench/baseline/durable-signups-server.ts): the contract's work and the bare durable drain. */
+  let durable: ChildProcess;
+  let durableUrl: string;
   let publishableKey: string;
   let round = 0;
   let meter: CpuMeter;
-  const cpu = { baseline: [] as number[], service: [] as number[], texts: [] as string[] };
+  const cpu = { baseline: [] as number[], durable: [] as number[], service: [] as number[], texts: [] as string[] };
 
   beforeAll(async () => {
     // The child processes run compiled code: the baseline is compiled beside the apps in dist/.
@@ -46,11 +49,22 @@ describe('public sign-ups with their confirmation mail', () => {
     api = await AppProcess.start('api', stack.config, { env: LIMITS, nodeArgs });
     mailer = await AppProcess.start('mailer', stack.config, { env: LIMITS, nodeArgs });
     ({ child: baseline, url: baselineUrl } = await startSignupsServer(stack.config, nodeArgs));
+    ({ child: durable, url: durableUrl } = await startSignupsServer(stack.config, nodeArgs, {
+      file: 'durable-signups-server.js',
+      env: { REDIS_URL: stack.config.REDIS_URL, RATE_LIMIT_SIGNUP: LIMITS.RATE_LIMIT_SIGNUP, RATE_LIMIT_SIGNUP_ADDRESS: LIMITS.RATE_LIMIT_SIGNUP_ADDRESS },
+    }));
     const redis = await redisPid(stack.config.REDIS_URL);
-    meter = new CpuMeter(stack.db, () => ({ api: [api.child.pid!], mailer: [mailer.child.pid!], baseline: [baseline.pid!], 'redis-server': [redis] }));
+    meter = new CpuMeter(stack.db, () => ({
+      api: [api.child.pid!],
+      mailer: [mailer.child.pid!],
+      baseline: [baseline.pid!],
+      durable: [durable.pid!],
+      'redis-server': [redis],
+    }));
   });
   afterAll(async () => {
     await stopBaseline(baseline);
+    await stopBaseline(durable);
     await api?.stop();
     await mailer?.stop();
     await stack?.stop();
@@ -68,7 +82,7 @@ describe('public sign-ups with their confirmation mail', () => {
       mailed.add(mail.to);
     };
     const pool = new Pool(origin, { connections: CONCURRENCY });
-    const side = origin === baselineUrl ? 'baseline' : 'service';
+    const side = origin === baselineUrl ? 'baseline' : origin === durableUrl ? 'durable' : 'service';
     const writes = await rowWrites();
     const stop = await meter.start();
     const start = performance.now();
@@ -101,7 +115,7 @@ describe('public sign-ups with their confirmation mail', () => {
   }
 
   /** Each process group's CPU per sign-up (printed; kept for the row when `counted`), the sum over every process but jest's. */
-  function keep(side: 'baseline' | 'service', used: CpuByGroup, count: number, counted: boolean): void {
+  function keep(side: 'baseline' | 'durable' | 'service', used: CpuByGroup, count: number, counted: boolean): void {
     const { text, totalMs } = perOperation(used, count);
     process.stdout.write(`${side} CPU per sign-up: ${text}\n`);
     if (!counted) return;
@@ -132,18 +146,30 @@ describe('public sign-ups with their confirmation mail', () => {
   it(`reports ${SIGNUPS.toLocaleString('en-US')} sign-ups per second against a bare insert handler with nodemailer`, async () => {
     const service = () => signUps(api.url, '/public/v1/signups', SIGNUPS);
     const bare = () => signUps(baselineUrl, '/signups', SIGNUPS);
-    // Both sides' code paths compiled and their connections open before the clock runs.
+    const bareDurable = () => signUps(durableUrl, '/signups', SIGNUPS);
+    // Every side's code paths compiled and their connections open before the clock runs.
     await signUps(baselineUrl, '/signups', WARM_UP);
+    await signUps(durableUrl, '/signups', WARM_UP);
     await signUps(api.url, '/public/v1/signups', WARM_UP);
 
-    const result = await alternate(ROUNDS, bare, service);
+    // A B C A B C …: the machine's noise spread over the three sides.
+    const { baseline: baselineRate, durable: durableRate, service: serviceRate } = await alternateAll(ROUNDS, { baseline: bare, durable: bareDurable, service });
+    const work = `public sign-up with its confirmation mail, ${SIGNUPS.toLocaleString('en-US')} sign-ups, ${CONCURRENCY} connections, every mail handed over`;
     report({
-      work: `public sign-up with its confirmation mail, ${SIGNUPS.toLocaleString('en-US')} sign-ups, ${CONCURRENCY} connections, every mail handed over`,
+      work,
       baseline: 'bare Fastify + pg insert handler plus nodemailer alone',
-      baselineValue: perSecond(result.baseline),
-      serviceValue: perSecond(result.service),
-      ...atLeast(result.ratio, 0.85),
+      baselineValue: perSecond(baselineRate),
+      serviceValue: perSecond(serviceRate),
+      ...atLeast(serviceRate / baselineRate, 0.85),
       note: `CPU per sign-up over every process (median): ${median(cpu.service).toFixed(2)} ms against ${median(cpu.baseline).toFixed(2)} ms; last service round: ${cpu.texts.at(-1)}`,
+    });
+    report({
+      work,
+      baseline: 'the durable sign-up in plain code (key from memory, both limits in Redis, entry + event + outbox rows in one statement) with the bare durable drain',
+      baselineValue: perSecond(durableRate),
+      serviceValue: perSecond(serviceRate),
+      ...atLeast(serviceRate / durableRate, 0.85),
+      note: `CPU per sign-up over every process incl. PostgreSQL and Redis (median): ${median(cpu.service).toFixed(2)} ms against ${median(cpu.durable).toFixed(2)} ms`,
     });
     reportMemory('mailer RSS after the sign-up run', mailer.child.pid!, RSS_MARK_MB, `the mailer process's resident memory after ${ROUNDS + 1} runs of sign-ups`);
   });

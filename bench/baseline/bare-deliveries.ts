@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { request } from 'undici';
 import { deliveryId, signingHeaders } from '../../libs/shared/src/domain/webhooks';
+import { pagedWorkers } from './paged-workers';
 
 /**
  * The bare work of logged deliveries, as the deliveries benchmark's second baseline: what any
@@ -44,7 +45,6 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
   let failed: Error | undefined;
   const waiting: Row[] = [];
   let after = '0';
-  // Every event is committed before 'go': a short page is the last.
   let exhausted = false;
   let reading: Promise<void> | undefined;
   const read = () =>
@@ -114,23 +114,7 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
     flush().catch((error: Error) => (failed ??= error));
   };
 
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (!failed) {
-        // The next page is read while this one is posted.
-        if (waiting.length < concurrency && !exhausted) {
-          const next = read();
-          if (!waiting.length) {
-            await next;
-            continue;
-          }
-        }
-        const row = waiting.shift();
-        if (!row) return;
-        await post(row);
-      }
-    }),
-  );
+  await pagedWorkers(concurrency, { waiting, exhausted: () => exhausted, failed: () => failed !== undefined, read }, post);
   while (writing || posted.length) await flush();
   if (failed) throw failed;
   return logged;

@@ -67,6 +67,15 @@ export async function alternate(rounds: number, baseline: () => Promise<Measure>
   return { baseline: baselineMedian, service: serviceMedian, ratio: serviceMedian / baselineMedian };
 }
 
+/** alternate over any number of sides (A B C A B C …): each side's median, by name. */
+export async function alternateAll<Side extends string>(rounds: number, sides: Record<Side, () => Promise<Measure>>): Promise<Record<Side, number>> {
+  const values = Object.fromEntries(Object.keys(sides).map((side) => [side, [] as number[]])) as Record<Side, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const side of Object.keys(sides) as Side[]) values[side].push(value(await sides[side]()));
+  }
+  return Object.fromEntries(Object.entries<number[]>(values).map(([side, measured]) => [side, median(measured)])) as Record<Side, number>;
+}
+
 const value = (measure: Measure) => (measure.kind === 'time' ? measure.ms : measure.perSecond);
 
 /** A ratio's target that may be at most `bound` (times, costs): the row's ratio, target and verdict. */
@@ -151,13 +160,18 @@ export function cliOf(config: AppConfig, env: Record<string, string> = {}) {
 
 /**
  * bench/baseline/signups-server.ts as a child process on a free port (compileBaselines first): the
- * bare sign-up, and the launch-day benchmark's bare confirmation and invitation routes.
+ * bare sign-up, and the launch-day benchmark's bare confirmation and invitation routes; or another
+ * server of bench/baseline (`file`, e.g. durable-signups-server.js) with `env` added.
  */
-export async function startSignupsServer(config: AppConfig, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+export async function startSignupsServer(
+  config: AppConfig,
+  nodeArgs: string[] = [],
+  { file = 'signups-server.js', env = {} }: { file?: string; env?: Record<string, string> } = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn('node', [...nodeArgs, join(ROOT, 'dist/bench/baseline/signups-server.js')], {
-    env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: config.DATABASE_URL, SMTP_URL: config.SMTP_URL, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL },
+  const child = spawn('node', [...nodeArgs, join(ROOT, 'dist/bench/baseline', file)], {
+    env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: config.DATABASE_URL, SMTP_URL: config.SMTP_URL, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitFor(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), 'the baseline server to start', { timeoutMs: 60_000 });
