@@ -37,7 +37,7 @@ type Mail = Row & { confirm: string; unsubscribe: string };
 
 /** The pool and transport a drain uses (the caller ends them), and the drain of one queue. */
 export function mailDrain(env: { DATABASE_URL: string; SMTP_URL: string; PUBLIC_BASE_URL: string }) {
-  const db = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+  const db = new Pool({ connectionString: env.DATABASE_URL, max: 4, idleTimeoutMillis: 0 });
   const transport = nodemailer.createTransport({ url: env.SMTP_URL, ...SMTP_POOL });
   return { db, transport, drain: (queue: string) => drain(db, transport, env.PUBLIC_BASE_URL, queue) };
 }
