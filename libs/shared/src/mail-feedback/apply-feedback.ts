@@ -95,16 +95,12 @@ function byScope<T extends { productId: string; mode: Mode }>(rows: T[]): { scop
   return [...groups.values()];
 }
 
-/** The mails about to be handed over to entries (the mailer's), what the overview's rates divide by. */
-export async function countMailsSent(manager: EntityManager, entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
-  await countDaily(manager, 'sent', entries, now);
-}
-
 /**
- * The overview's bounce and complaint rates: the mails sent to a product's mode and each entry a
- * feedback touched, on its day's count (daily_mail_counts, in the stripe of this connection).
+ * The overview's bounce and complaint rates: each entry a feedback touched, on its day's count
+ * (daily_mail_counts, in the stripe of this connection). The mails sent, what the rates divide by, are
+ * counted by the mailer's own statements that make them (countedIn).
  */
-async function countDaily(manager: EntityManager, kind: FeedbackKind | 'sent', entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
+async function countDaily(manager: EntityManager, kind: FeedbackKind, entries: { productId: string; mode: Mode }[], now: Date): Promise<void> {
   if (entries.length === 0) return;
   await manager.query(countedIn('unnest($1::text[], $2::text[]) AS t (product_id, mode)', '$3', '$4'), [
     entries.map((entry) => entry.productId),
