@@ -11,7 +11,8 @@ import { InvitationsService } from '../invitations/invitations.service';
 import { MOVE_UP } from '../line/line.dto';
 import { LineService } from '../line/line.service';
 import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text, texts } from './forms';
-import { refusal } from './messages';
+import { counted, refusal, refusedCount } from './messages';
+import type { Notice } from './notice';
 
 export const BULK_ACTIONS = ['invite', 'move-up', 'delete'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -134,4 +135,19 @@ export class BulkActions {
         return;
     }
   }
+}
+
+const BULK_DONE: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
+
+/** "2 of 3 entries invited.", then each reason the others were refused for, once, with the entries it names. */
+export function bulkDone(outcome: BulkOutcome): Pick<Notice, 'done' | 'notes'> {
+  const named = outcome.refused.reduce((sum, reason) => sum + reason.named.length, 0);
+  const unnamed = outcome.total - outcome.done - named;
+  const notes = outcome.refused.map((reason) =>
+    reason.count === 1 && reason.named.length === 1
+      ? `${reason.named[0]}: ${reason.words}`
+      : `${refusedCount(reason.code, reason.words, reason.count)}${reason.named.length ? ` (${reason.named.join(', ')}${reason.named.length < reason.count ? ', …' : ''})` : ''}`,
+  );
+  if (unnamed > 0) notes.push(counted('{count, plural, one {# entry is} other {# entries are}} not named here.', { count: unnamed }));
+  return { done: counted(`{done, number} of {total, plural, one {# entry} other {# entries}} ${BULK_DONE[outcome.action]}.`, { done: outcome.done, total: outcome.total }), notes };
 }

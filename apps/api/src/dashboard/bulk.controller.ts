@@ -1,8 +1,7 @@
 import { Body, Controller, Get, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { BulkActions, bulkRequest } from './bulk-actions';
+import { BulkActions, bulkDone, bulkRequest } from './bulk-actions';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
-import { bulkDone } from './messages';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { bulkConfirmationPage, listPath } from './views/entries';

@@ -21,7 +21,7 @@ import { AddressKeys } from '../common/address-keys';
 import { ApiError } from '../common/api-error';
 import { limitedClient } from '../common/client-network';
 import { hashPassword, verifyPassword } from './passwords';
-import type { Notice } from './messages';
+import type { Notice } from './notice';
 
 export const SESSION_MS = 12 * 3_600_000;
 /** Failed logins allowed per address and per IP in 15 minutes. */

@@ -3,6 +3,7 @@ import { ApiError } from '../common/api-error';
 import type { CsvRecord } from '../imports/csv-records';
 import { likelyFields, recognisedExport } from '../imports/formats/columns';
 import { headerName, IMPORT_FIELDS, ImportField } from '../imports/formats/format';
+import type { FileColumns } from './notice';
 
 /** The columns a picker offers (a form posts a field for each): an export has a dozen or two. */
 export const MAX_COLUMNS = 60;
@@ -10,12 +11,6 @@ export const MAX_COLUMNS = 60;
 const SAMPLE_ROWS = 5;
 /** A cell as the picker shows it, cut to this many characters. */
 const CELL_CHARS = 60;
-
-/** An uploaded file as its column picker shows it: the header row and the first rows, each cell cut for the page. */
-export interface FileColumns {
-  header: string[];
-  rows: string[][];
-}
 
 /** A cell as the page shows it: storable text, cut by code points. */
 function cut(cell: string): string {

@@ -7,12 +7,13 @@ import { IMPORT_BODY_LIMIT, IMPORT_QUERY } from '../imports/imports.dto';
 import { ImportsService } from '../imports/imports.service';
 import { DashboardGuard, LoginRedirect } from './dashboard.guard';
 import { parseForm, text } from './forms';
-import { FileColumns, firstLook, mappingOf, picksOf, withHeader } from './import-columns';
+import { firstLook, mappingOf, picksOf, withHeader } from './import-columns';
 import { counted } from './messages';
+import type { FileColumns, ImportFields } from './notice';
 import { InProduct, ProductPage } from './product-page';
 import { Replies } from './replies';
 import { formUpload, wholeFile } from './uploads';
-import { ImportFields, importPage, NO_FIELDS } from './views/imports';
+import { importPage, NO_FIELDS } from './views/imports';
 
 /** Rows and bad rows a dry run's page lists: the report waits in the session between the post and the page. */
 const DRY_RUN_SHOWN = 100;

@@ -1,33 +1,5 @@
 import { createIntl, createIntlCache } from '@formatjs/intl';
 import { ApiError } from '../common/api-error';
-import type { KeyPair } from '../keys/keys.service';
-import type { HeldFile } from '../imports/held-uploads';
-import type { ImportReport } from '../imports/imports.dto';
-import type { NewLoginHook } from '../login-hooks/login-hooks.service';
-import type { BulkAction, BulkOutcome } from './bulk-actions';
-import type { FileColumns } from './import-columns';
-import type { ImportFields } from './views/imports';
-
-/**
- * What a page shows once after the action that led to it: the action answers with a redirect and the
- * notice waits in the session (post/redirect/get), so that a reload repeats nothing and shows nothing.
- */
-export interface Notice {
-  /** A new key pair, its secret shown this once. */
-  keyPair?: KeyPair;
-  /** A new or rotated webhook signing secret, shown this once. */
-  secret?: string;
-  /** A new sign-up hook: its URL and secret, shown this once. */
-  loginHook?: NewLoginHook;
-  /** What the action changed, in a sentence: the frame shows it under the bar (views/layout.ts), the one place for it. */
-  done?: string;
-  /** Lines under `done`: what the action left undone, and why. */
-  notes?: string[];
-  /** Why the action was refused, in words: shown in the same place, as an alert. */
-  refused?: string;
-  /** The held upload's columns and the form's options, with a dry run's report (its lists cut to DRY_RUN_SHOWN rows) once there is one. */
-  dryRun?: { report?: ImportReport; fields?: ImportFields; columns?: FileColumns; held?: HeldFile };
-}
 
 // Maps, so that only their own keys are found (a code named constructor finds nothing).
 
@@ -134,21 +106,6 @@ export function releaseRan(invited: number, failed: number, skippedForCapacity =
     'The run invited {invited, number}{failed, plural, =0 {} one {; # mail failed and its entry stays in line} other {; # mails failed and those entries stay in line}}{skipped, plural, =0 {} other {; # left out by the capacity cap}}.',
     { invited, failed, skipped: skippedForCapacity },
   );
-}
-
-const BULK_DONE: Record<BulkAction, string> = { invite: 'invited', 'move-up': 'moved up', delete: 'deleted' };
-
-/** "2 of 3 entries invited.", then each reason the others were refused for, once, with the entries it names. */
-export function bulkDone(outcome: BulkOutcome): Pick<Notice, 'done' | 'notes'> {
-  const named = outcome.refused.reduce((sum, reason) => sum + reason.named.length, 0);
-  const unnamed = outcome.total - outcome.done - named;
-  const notes = outcome.refused.map((reason) =>
-    reason.count === 1 && reason.named.length === 1
-      ? `${reason.named[0]}: ${reason.words}`
-      : `${refusedCount(reason.code, reason.words, reason.count)}${reason.named.length ? ` (${reason.named.join(', ')}${reason.named.length < reason.count ? ', …' : ''})` : ''}`,
-  );
-  if (unnamed > 0) notes.push(counted('{count, plural, one {# entry is} other {# entries are}} not named here.', { count: unnamed }));
-  return { done: counted(`{done, number} of {total, plural, one {# entry} other {# entries}} ${BULK_DONE[outcome.action]}.`, { done: outcome.done, total: outcome.total }), notes };
 }
 
 /** What the line's "invite the next" did. */

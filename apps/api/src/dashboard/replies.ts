@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { DashboardAuthService, DashboardIdentity } from './dashboard-auth.service';
-import type { Notice } from './messages';
+import type { Notice } from './notice';
 
 /** Pages of the dashboard are never cached (the rest of their headers: common/security-headers.ts). */
 const HEADERS = { 'Cache-Control': 'no-store' };

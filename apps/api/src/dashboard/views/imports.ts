@@ -2,8 +2,8 @@ import { html, SafeHtml } from '@app/shared';
 import { IMPORT_FIELDS, ImportField } from '../../imports/formats/format';
 import type { ImportReport } from '../../imports/imports.dto';
 import type { HeldFile } from '../../imports/held-uploads';
-import type { FileColumns } from '../import-columns';
 import { counted } from '../messages';
+import type { FileColumns, ImportFields } from '../notice';
 import type { ProductPage } from '../product-page';
 import { bar, frame, Said, when } from './layout';
 
@@ -16,15 +16,6 @@ export interface ImportView {
   held?: HeldFile;
   /** What the last action said: why the file or a field was refused, in words. */
   said?: Said;
-}
-
-/** The options as the form posts them, kept from the picker to the dry run and the import. */
-export interface ImportFields {
-  /** The field picked for each column ('' for none). */
-  picks: string[];
-  state: string;
-  confirmationMails: boolean;
-  events: boolean;
 }
 
 export const NO_FIELDS: ImportFields = { picks: [], state: 'confirmed', confirmationMails: false, events: false };

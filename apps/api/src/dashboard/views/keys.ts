@@ -1,6 +1,6 @@
 import { html } from '@app/shared';
 import type { ApiKey } from '@app/shared';
-import type { Notice } from '../messages';
+import type { Notice } from '../notice';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from './layout';
 

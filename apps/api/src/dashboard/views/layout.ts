@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '@app/shared';
 import type { DashboardIdentity } from '../dashboard-auth.service';
-import type { Notice } from '../messages';
+import type { Notice } from '../notice';
 import { inUtc, KEYBOARD_STYLE, skipLink } from '../../common/html';
 import type { ProductPage } from '../product-page';
 

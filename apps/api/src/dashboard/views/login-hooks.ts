@@ -1,6 +1,6 @@
 import { html, LoginHook, LoginHookProvider } from '@app/shared';
 import type { NewLoginHook } from '../../login-hooks/login-hooks.service';
-import type { Notice } from '../messages';
+import type { Notice } from '../notice';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, when } from './layout';
 

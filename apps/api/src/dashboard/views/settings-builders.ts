@@ -1,6 +1,6 @@
 import { html, LANGUAGE_NAMES, LOCALES, MAX_MILESTONES, QUESTION_LIMITS, QUESTION_TYPES, SafeHtml } from '@app/shared';
 import type { MilestoneRow, QuestionRow } from '../settings-builders';
-import type { SettingsFields } from './settings';
+import type { SettingsFields } from './settings-fields';
 
 const QUESTION_TYPE_WORDS: Record<(typeof QUESTION_TYPES)[number], string> = {
   short_text: 'Short text (up to 200 characters)',

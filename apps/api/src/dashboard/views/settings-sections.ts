@@ -1,7 +1,7 @@
 import { html, LANGUAGE_NAMES, LOCALES, SafeHtml } from '@app/shared';
 import { LEVEL_DEFAULTS } from '../../referrals/protection';
 import type { SettingsSection } from '../settings-sections';
-import type { SectionForm, SettingsFields } from './settings';
+import type { SectionForm, SettingsFields } from './settings-fields';
 import { milestonesBuilder, questionsBuilder } from './settings-builders';
 
 const { standard, strict } = LEVEL_DEFAULTS;

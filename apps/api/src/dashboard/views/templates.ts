@@ -1,5 +1,5 @@
 import { html, Locale, LOCALES, MAIL_KINDS, MailKind, MailTemplate, REQUIRED_LINK, SafeHtml, TEMPLATE_VARIABLES, TemplateSource } from '@app/shared';
-import type { Notice } from '../messages';
+import type { Notice } from '../notice';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, when } from './layout';
 import { PREVIEW_SCRIPT } from './template-preview';

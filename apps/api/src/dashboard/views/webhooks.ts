@@ -1,7 +1,7 @@
 import { ENTRY_EVENT_TYPES, html, SignatureFormat, WebhookEndpoint } from '@app/shared';
 import type { LoggedDelivery } from '../../webhooks/delivery-log';
 import { ROTATION_OVERLAP_MS } from '../../webhooks/webhooks.service';
-import type { Notice } from '../messages';
+import type { Notice } from '../notice';
 import type { ProductPage } from '../product-page';
 import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from './layout';
 
