@@ -14,7 +14,7 @@ export interface Notice {
   secret?: string;
   /** A new sign-up hook: its URL and secret, shown this once. */
   loginHook?: NewLoginHook;
-  /** What the action changed, in a sentence: the frame shows it under the bar (views/layout.ts), the one place for it. */
+  /** What the action changed, in a sentence: the frame shows it under the bar (shared/layout.ts), the one place for it. */
   done?: string;
   /** Lines under `done`: what the action left undone, and why. */
   notes?: string[];

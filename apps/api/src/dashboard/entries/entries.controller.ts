@@ -18,8 +18,7 @@ import { DETAIL_FILTER_FIELDS, digits, entryFilters, parseForm, text } from '../
 import { entryDone, entryRefused, invitedNext, movedUp } from '../shared/messages';
 import { InProduct, ProductPage } from '../shared/product-page';
 import { Replies } from '../shared/replies';
-import { deleteEntryPage, entriesPage, entryPage, linePage } from './pages';
-import { deletedEntryPage } from '../overview/privacy-trail';
+import { deletedEntryPage, deleteEntryPage, entriesPage, entryPage, linePage } from './pages';
 import { deliverability } from './undeliverable-pages';
 
 /** How much of the front of the line its page shows. */

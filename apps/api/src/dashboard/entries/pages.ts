@@ -64,7 +64,7 @@ export interface EntryView {
   locale: Locale;
   place: number | null;
   movedUp: number;
-  /** Its address's bounces, when it had any (views/undeliverable.ts). */
+  /** Its address's bounces, when it had any (undeliverable-pages.ts). */
   deliverability: string | null;
   referrals: ReferralView[];
   history: PlaceChangeView[];
@@ -217,4 +217,15 @@ Webhook endpoints get an entry.deleted event for each. The addresses may sign up
   const filters = Object.entries(listFilters(request.filters)).map(([name, value]) => hidden(name, value));
   const fields = html`${hidden('action', request.action)}${hidden('places', request.places)}${request.ids ? request.ids.map((id) => hidden('ids', id)) : hidden('scope', 'filter')}${filters}`;
   return confirmationPage(at, 'entries', { ...ask, action: `${at.base}/entries/bulk`, back: listPath(at, request.filters), fields });
+}
+
+/** An entry's old page after the person deleted it: what happened and when, and the way back. */
+export function deletedEntryPage(at: ProductPage, id: string, deletedAt: Date): string {
+  return frame(
+    'Entry deleted',
+    html`<h1>Entry deleted</h1>
+<div class="card"><p class="wrap">The entry <code>${id}</code> was deleted on ${when(deletedAt, true)} at the person's own request, from their my-data page. Nothing of it is kept but the suppression list's one-way hash of its address and its id in the privacy trail.</p>
+<p><a href="${at.base}/entries">← Entries</a></p></div>`,
+    bar(at.identity, at, 'entries'),
+  );
 }

@@ -6,20 +6,7 @@ import type { ReferralView } from '../../referrals/referrals.dto';
 import type { ReachedMilestone, ReferralToReview } from '../../referrals/referral-lists';
 import type { ProductPage } from '../shared/product-page';
 import { askFirst, bar, confirmationPage, frame, postButton, Said, when } from '../shared/layout';
-
-/** Each reason in the team's words. */
-export const REASONS: Record<ReferralReason, string> = {
-  own_address: 'the referrer’s own address',
-  already_credited: 'this mailbox counted before',
-  disposable_domain: 'a disposable or blocked domain',
-  network_velocity: 'too many from one network',
-  too_fast: 'confirmed faster than a person can',
-  referral_burst: 'too many sign-ups through one link in an hour',
-  not_confirmed: 'not confirmed yet',
-  waiting_period: 'waiting period',
-  revoked_by_team: 'revoked by the team',
-  granted_by_team: 'granted by the team',
-};
+import { REASONS } from '../shared/messages';
 
 const reasons = (list: ReferralReason[]) => list.map((reason) => REASONS[reason]).join('; ') || '—';
 

@@ -2,6 +2,7 @@ import { html } from '@app/shared';
 import type { ApiKey } from '@app/shared';
 import type { Notice } from '../auth/notice';
 import type { ProductPage } from '../shared/product-page';
+import { formSnippet } from '../shared/form-snippet';
 import { askFirst, bar, confirmationPage, frame, postButton, when } from '../shared/layout';
 
 export function keysPage(at: ProductPage, keys: ApiKey[], publicBase: string, notice?: Notice): string {
@@ -25,15 +26,6 @@ ${formSnippet(publicBase, keys.find((key) => key.kind === 'publishable' && !key.
     bar(identity, at, 'keys'),
     notice,
   );
-}
-
-/** The script-tag form for the newest working publishable key (the list is newest first), with its link for pages without JavaScript. */
-export function formSnippet(publicBase: string, hint: string | undefined, heading = 'Put the form on your site') {
-  if (!hint) return '';
-  const hosted = `${publicBase}/w/${hint}`;
-  return html`<h2>${heading}</h2>
-<p class="wrap">Paste this where the form should appear. It shows the form, then the person's place, referral link and, when you show one, the leaderboard. Without JavaScript it is a link to the hosted form (<a href="${hosted}">${hosted}</a>).</p>
-<pre class="scroll" tabindex="0" aria-label="The snippet for your site"><code>${`<script src="${publicBase}/embed.js" data-key="${hint}" async></script>\n<noscript><a href="${hosted}">Join the waitlist</a></noscript>`}</code></pre>`;
 }
 
 /** What revoking a key stops (KeysService.revokeById: this one key, honoured at once by every process through KeyCache). */

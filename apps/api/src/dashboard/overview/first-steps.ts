@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '@app/shared';
 import type { ProductPage } from '../shared/product-page';
-import { formSnippet } from '../keys/pages';
+import { formSnippet } from '../shared/form-snippet';
 
 /** The publishable keys in use of the page's mode and of test mode: the links the next steps show. */
 export interface FirstStepKeys {

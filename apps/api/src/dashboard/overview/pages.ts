@@ -7,7 +7,7 @@ import type { PrivacyRequest } from '../../personal-data/privacy-trail';
 import { FirstStepKeys, firstSteps } from './first-steps';
 import { bar, frame } from '../shared/layout';
 import { trailSection } from './privacy-trail';
-import { REASONS } from '../entries/referral-pages';
+import { REASONS } from '../shared/messages';
 
 /** Why a sign-up was refused, in the team's words. */
 const REFUSALS: Record<SignupRefusal, string> = {

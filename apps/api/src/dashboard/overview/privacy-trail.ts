@@ -1,7 +1,7 @@
 import { html, SafeHtml } from '@app/shared';
 import type { PrivacyRequest, PrivacyRequestKind } from '../../personal-data/privacy-trail';
 import type { ProductPage } from '../shared/product-page';
-import { bar, frame, when } from '../shared/layout';
+import { when } from '../shared/layout';
 
 /** The overview lists this many of the newest; the CSV holds them all. */
 export const TRAIL_ON_OVERVIEW = 10;
@@ -23,15 +23,4 @@ ${rows.length === 0
 ${rows.map((row) => html`<tr><td>${when(row.at, true)}</td><td>${KINDS[row.kind]}</td><td><a href="${at.base}/entries/${row.entryId}"><code>${row.entryId}</code></a></td></tr>`)}
 </table></div>`}
 <p><a href="${at.base}/privacy-requests.csv" download>Export the privacy requests (CSV)</a></p>`;
-}
-
-/** An entry's old page after the person deleted it: what happened and when, and the way back. */
-export function deletedEntryPage(at: ProductPage, id: string, deletedAt: Date): string {
-  return frame(
-    'Entry deleted',
-    html`<h1>Entry deleted</h1>
-<div class="card"><p class="wrap">The entry <code>${id}</code> was deleted on ${when(deletedAt, true)} at the person's own request, from their my-data page. Nothing of it is kept but the suppression list's one-way hash of its address and its id in the privacy trail.</p>
-<p><a href="${at.base}/entries">← Entries</a></p></div>`,
-    bar(at.identity, at, 'entries'),
-  );
 }

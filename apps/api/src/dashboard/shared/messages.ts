@@ -1,4 +1,5 @@
 import { createIntl, createIntlCache } from '@formatjs/intl';
+import type { ReferralReason } from '@app/shared';
 import { ApiError } from '../../common/api-error';
 
 // Maps, so that only their own keys are found (a code named constructor finds nothing).
@@ -111,3 +112,17 @@ export function releaseRan(invited: number, failed: number, skippedForCapacity =
 /** What the line's "invite the next" did. */
 export const invitedNext = (invited: number, failed: number): string =>
   counted('{invited, number} invited{failed, plural, =0 {} other {; # could not be mailed and keep their place}}.', { invited, failed });
+
+/** Each reason in the team's words. */
+export const REASONS: Record<ReferralReason, string> = {
+  own_address: 'the referrer’s own address',
+  already_credited: 'this mailbox counted before',
+  disposable_domain: 'a disposable or blocked domain',
+  network_velocity: 'too many from one network',
+  too_fast: 'confirmed faster than a person can',
+  referral_burst: 'too many sign-ups through one link in an hour',
+  not_confirmed: 'not confirmed yet',
+  waiting_period: 'waiting period',
+  revoked_by_team: 'revoked by the team',
+  granted_by_team: 'granted by the team',
+};
