@@ -58,9 +58,9 @@ function cycles(arrows: Map<string, Set<string>>): string[] {
   return found;
 }
 
-/** The file an import names, from the root with its extension: a file, or a folder's index; null when it is not of this tree. */
+/** The file an import names, from the root with its extension: a file (libs/client names its .js), or a folder's index; null when it is not of this tree. */
 function fileOf(target: string): string | null {
-  const found = [`${target}.ts`, `${target}/index.ts`, target].find((path) => path.endsWith('.ts') && existsSync(join(ROOT, path)));
+  const found = [`${target}.ts`, `${target}/index.ts`, target.replace(/\.js$/, '.ts')].find((path) => path.endsWith('.ts') && existsSync(join(ROOT, path)));
   return found ?? null;
 }
 
