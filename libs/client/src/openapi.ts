@@ -1003,6 +1003,7 @@ export interface components {
             /** @description Sign-ups through its referral link that confirmed and counted. */
             referrals: number;
         };
+        /** @description A milestone reward an entry reached, as entry.milestone carries it. */
         Milestone: {
             /**
              * @description The credited referrals that reach it.
@@ -1025,6 +1026,7 @@ export interface components {
              */
             message: string | null;
         };
+        /** @description What made an entry's address undeliverable, as entry.bounced carries it. */
         Bounce: {
             /**
              * @description hard_bounce: the address was refused for good (by the mail provider, or by the receiving server at handover); soft_bounce: it bounced for a while as many times as the limit the deployment set.
@@ -1038,11 +1040,13 @@ export interface components {
              */
             at: string;
         };
+        /** @description A page of entries, newest first. */
         EntryPage: {
             data: components["schemas"]["Entry"][];
             /** @description Pass it as cursor for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        /** @description What an import did, or with dryRun would do: counts over every row, and the first 1000 rows and bad rows. */
         ImportReport: {
             /** @description true: nothing was written. */
             dryRun: boolean;
@@ -1117,6 +1121,7 @@ export interface components {
              */
             failed: string[];
         };
+        /** @description A waiting entry's place in line, the line's length and the estimated wait. */
         Place: {
             /**
              * @description 1 for the front of the line.
@@ -1134,11 +1139,13 @@ export interface components {
              */
             estimatedWaitDays: number | null;
         };
+        /** @description A page of an entry's place history, newest first. */
         PlaceHistory: {
             data: components["schemas"]["PlaceChange"][];
             /** @description Pass it as cursor for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        /** @description One change of an entry's place or credit, and its cause. */
         PlaceChange: {
             /**
              * Format: date-time
@@ -1172,11 +1179,13 @@ export interface components {
              */
             reasons: ("own_address" | "already_credited" | "disposable_domain" | "network_velocity" | "too_fast" | "referral_burst" | "not_confirmed" | "waiting_period" | "revoked_by_team" | "granted_by_team")[];
         };
+        /** @description A page of an entry's referrals, newest first. */
         ReferralPage: {
             data: components["schemas"]["Referral"][];
             /** @description Pass it as cursor for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        /** @description A sign-up through an entry's referral link, and its credit. */
         Referral: {
             /**
              * @description Id of the referral.
@@ -1218,6 +1227,7 @@ export interface components {
             /** @description true once the entry was invited, and still after it redeemed. */
             invited: boolean;
         };
+        /** @description The answer of verify and redeem: a valid code names its address; an invalid one says nothing more. */
         CodeCheck: {
             /** @constant */
             valid: true;
@@ -1230,6 +1240,7 @@ export interface components {
             /** @constant */
             valid: false;
         };
+        /** @description What is known of the person behind an entry: its language, its sign-up's answers and where it came from. */
         EntryProfile: {
             /**
              * @description Id of the entry.
@@ -1278,6 +1289,7 @@ export interface components {
             /** @description The releases of the key's product and mode, oldest first. */
             data: components["schemas"]["Release"][];
         };
+        /** @description A scheduled release: it invites count from the front of the line at every tick of pattern read in timeZone. */
         Release: {
             /** @example rel_2b7e1c9a4f3d8e6b0a5c7d19 */
             id: string;
@@ -1286,9 +1298,13 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /** @description How many people from the front of the line each run invites. */
             count: number;
+            /** @description The cron expression, read in timeZone. */
             pattern: string;
+            /** @description The IANA time zone of pattern. */
             timeZone: string;
+            /** @description A paused release does not run on its ticks. */
             paused: boolean;
             /**
              * @description When it runs next (UTC, ISO 8601); null while paused.
@@ -1302,9 +1318,11 @@ export interface components {
             nextRunLocal: string | null;
             createdAt: string;
         };
+        /** @description One run of a release: what it was asked, who was invited, whose mail failed, what the capacity cap left out. */
         ReleaseRun: {
             /** @example run_7d3a9c1e5b2f8a4d6c0e1b93 */
             id: string;
+            /** @description The release it is a run of. */
             releaseId: string;
             /** @description The scheduled time this run was for (UTC); null for run now. */
             tickAt: string | null;
@@ -1315,6 +1333,7 @@ export interface components {
             finishedAt: string | null;
             /** @description The release's count when it ran. */
             asked: number;
+            /** @description Entries invited, their mails handed over. */
             invited: number;
             /** @description Entries whose mail could not be handed over: they stay in line, at their place. */
             failed: number;
