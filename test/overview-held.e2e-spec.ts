@@ -1,4 +1,7 @@
+import { WITHHOLDING_REASONS } from '@app/shared';
 import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { HELD_BY_REASON } from '../apps/api/src/dashboard/overview.service';
+import { HeldByReason1795910800000 } from '../libs/shared/src/database/migrations/1795910800000-held-by-reason';
 import { PASSWORD, signIn } from './support/dashboard';
 import { Stack } from './support/stack';
 
@@ -51,5 +54,30 @@ describe("the overview's referrals held for review", () => {
       ['confirmed faster than a person can', '999'],
       ['a disposable or blocked domain', '3'],
     ]);
+  });
+
+  it("reads each reason from its own index, which the migration's down drops and up makes again", async () => {
+    const runner = stack.db.createQueryRunner();
+    const indexesUsed = async (): Promise<string[]> => {
+      await runner.startTransaction();
+      try {
+        // Without a scan of the whole table to fall back on, a predicate the planner cannot match shows as another index.
+        await runner.query(`SET LOCAL enable_seqscan = off`);
+        const plan: { 'QUERY PLAN': string }[] = await runner.query(`EXPLAIN ${HELD_BY_REASON}`, ['prod_none', 'test']);
+        return [...plan.map((row) => row['QUERY PLAN']).join('\n').matchAll(/(?:using|Scan on) (\w+)/g)].map(([, index]) => index);
+      } finally {
+        await runner.rollbackTransaction();
+      }
+    };
+    try {
+      expect(await indexesUsed()).toEqual(WITHHOLDING_REASONS.map((reason) => `referrals_held_${reason}`));
+      const migration = new HeldByReason1795910800000();
+      await migration.down(runner);
+      expect(await indexesUsed()).not.toContain('referrals_held_too_fast');
+      await migration.up(runner);
+      expect(await indexesUsed()).toEqual(WITHHOLDING_REASONS.map((reason) => `referrals_held_${reason}`));
+    } finally {
+      await runner.release();
+    }
   });
 });
