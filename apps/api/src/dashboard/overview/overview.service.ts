@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, ENTRY_STATES, Mode, EntryState, ReferralReason, refusedCountType, SIGNUP_REFUSALS, SignupRefusal } from '@app/shared';
+import { Clock, ENTRY_STATES, Mode, EntryState, ReferralReason, refusedCountType, SIGNUP_REFUSALS, SignupRefusal, WITHHOLDING_REASONS } from '@app/shared';
 import { DataSource } from 'typeorm';
 import type { ProductScope } from '../../common/scope';
 
@@ -20,11 +20,29 @@ export interface Overview {
   days: { day: string; counts: Record<Series, number> }[];
   /** Sign-ups the forms' signals dropped on those days, by reason: counted, as nothing else of them is kept. */
   refused: Record<SignupRefusal, number>;
-  /** Referrals withheld and waiting for the team's review, by each reason that holds them. */
-  held: { reason: ReferralReason; count: number }[];
+  /**
+   * Referrals withheld and waiting for the team's review, by each reason that holds them, most first:
+   * counted up to HELD_COUNTED, `more` when there are more than that.
+   */
+  held: { reason: ReferralReason; count: number; more: boolean }[];
   /** Over the last MAIL_RATE_DAYS: mails sent, hard bounces and complaints (daily_mail_counts); the undeliverable entries now. */
   mail: { sent: number; hardBounces: number; complaints: number; undeliverable: number };
 }
+
+/** Each reason's held referrals are counted up to this many: enough to weigh them, few enough to read at once. */
+const HELD_COUNTED = 1000;
+
+/**
+ * The count of each reason's held referrals, up to one more than HELD_COUNTED, each from its own partial
+ * index (migration HeldByReason1795910800000): at most that many index rows per reason, whatever the
+ * list's size. Each reason is written out (they are the code's own words) so that the planner matches
+ * the index's predicate, which a parameter would not.
+ */
+export const HELD_BY_REASON = `SELECT ${WITHHOLDING_REASONS.map(
+  (reason) => `(SELECT count(*)::int FROM (SELECT FROM referrals
+      WHERE product_id = $1 AND mode = $2 AND state = 'withheld' AND NOT ('revoked_by_team' = ANY (reasons)) AND '${reason}' = ANY (reasons)
+      LIMIT ${HELD_COUNTED + 1}) AS held) AS ${reason}`,
+).join(',\n  ')}`;
 
 const REFUSED_TYPES = new Map(SIGNUP_REFUSALS.map((reason) => [refusedCountType(reason), reason]));
 
@@ -60,7 +78,7 @@ export class OverviewService {
     const now = this.clock.now();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
     const mailFirst = new Date(first.getTime() + (OVERVIEW_DAYS - MAIL_RATE_DAYS) * 86_400_000).toISOString().slice(0, 10);
-    const [[kept], events, [{ milestones }], held, [mail]] = await Promise.all([
+    const [[kept], events, [{ milestones }], [held], [mail]] = await Promise.all([
       // Kept by the entries' triggers (migration EntryCounts1763870400000) in 16 stripes at most
       // (CounterStripes1763884800000), however long the list.
       this.db.query<Record<EntryState, number>[]>(
@@ -74,12 +92,7 @@ export class OverviewService {
         [productId, mode, first.toISOString().slice(0, 10), [...Object.keys(SERIES), ...REFUSED_TYPES.keys()]],
       ),
       this.db.query<{ milestones: number }[]>(`SELECT count(*)::int AS milestones FROM entry_milestones WHERE product_id = $1 AND mode = $2`, [productId, mode]),
-      // The review's own partial index (referrals_to_review): as many rows as wait for the team.
-      this.db.query<{ reason: ReferralReason; count: number }[]>(
-        `SELECT reason, count(*)::int AS count FROM referrals, unnest(reasons) AS reason
-         WHERE product_id = $1 AND mode = $2 AND state = 'withheld' AND NOT ('revoked_by_team' = ANY (reasons)) GROUP BY reason ORDER BY count DESC, reason`,
-        [productId, mode],
-      ),
+      this.db.query<Record<ReferralReason, number>[]>(HELD_BY_REASON, [productId, mode]),
       this.db.query<Overview['mail'][]>(
         `SELECT COALESCE(sum(count) FILTER (WHERE kind = 'sent'), 0)::int AS sent,
                 COALESCE(sum(count) FILTER (WHERE kind = 'hard_bounce'), 0)::int AS "hardBounces",
@@ -106,7 +119,9 @@ export class OverviewService {
       milestones,
       days,
       refused,
-      held,
+      held: WITHHOLDING_REASONS.filter((reason) => held[reason] > 0)
+        .map((reason) => ({ reason, count: Math.min(held[reason], HELD_COUNTED), more: held[reason] > HELD_COUNTED }))
+        .sort((a, b) => b.count - a.count || Number(b.more) - Number(a.more) || (a.reason < b.reason ? -1 : 1)),
       mail,
     };
   }

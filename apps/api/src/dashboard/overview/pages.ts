@@ -16,11 +16,11 @@ const REFUSALS: Record<SignupRefusal, string> = {
   fill_time: 'sent sooner than the minimum fill time, or with a forged form token',
 };
 
-/** Counts by reason in a small table; `none` when every count is 0. */
-function byReason(rows: [string, number][], none: string): SafeHtml {
+/** Counts by reason in a small table, "more than" a count that stopped there; `none` when every count is 0. */
+function byReason(rows: [string, number, boolean?][], none: string): SafeHtml {
   if (rows.every(([, count]) => count === 0)) return html`<p class="muted">${none}</p>`;
   return html`<div class="scroll"><table><tr><th>Reason</th><th>Count</th></tr>
-${rows.map(([words, count]) => html`<tr><td>${words}</td><td>${count.toLocaleString('en-US')}</td></tr>`)}
+${rows.map(([words, count, more]) => html`<tr><td>${words}</td><td>${more ? 'more than ' : ''}${count.toLocaleString('en-US')}</td></tr>`)}
 </table></div>`;
 }
 
@@ -88,7 +88,7 @@ ${steps ? firstSteps(at, steps) : charts(overview)}
 <h2>Refused sign-ups, last ${overview.days.length} days (UTC)</h2>
 ${byReason(SIGNUP_REFUSALS.map((reason) => [REFUSALS[reason], overview.refused[reason]]), 'None: the challenge and the bot signals of Settings refused no sign-up.')}
 <h2>Referrals held for review</h2>
-${byReason(overview.held.map(({ reason, count }) => [REASONS[reason], count]), 'None waiting.')}
+${byReason(overview.held.map(({ reason, count, more }) => [REASONS[reason], count, more]), 'None waiting.')}
 <p class="muted">A referral held for several reasons counts under each; grant or revoke them under <a href="${at.base}/referrals">Referrals</a>.</p>
 ${mailRates(at, overview.mail)}
 ${trailSection(at, trail)}`,
