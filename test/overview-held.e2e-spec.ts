@@ -1,6 +1,6 @@
 import { WITHHOLDING_REASONS } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { HELD_BY_REASON } from '../apps/api/src/dashboard/overview.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
+import { HELD_BY_REASON } from '../apps/api/src/dashboard/overview/overview.service';
 import { HeldByReason1795910800000 } from '../libs/shared/src/database/migrations/1795910800000-held-by-reason';
 import { PASSWORD, signIn } from './support/dashboard';
 import { Stack } from './support/stack';
