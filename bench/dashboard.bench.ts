@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { signIn, PASSWORD } from '../test/support/dashboard';
 import { seedHistory } from '../test/support/seed';

@@ -1,6 +1,6 @@
 import { hashToken, IN_LINE_ORDER } from '@app/shared';
 import { CursorCodec } from '../apps/api/src/entries/cursor';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { LeaderboardService } from '../apps/api/src/leaderboard/leaderboard.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { PASSWORD, signIn } from '../test/support/dashboard';

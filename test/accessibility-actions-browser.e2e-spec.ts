@@ -1,6 +1,6 @@
 import { Browser, Page } from 'playwright-core';
 import { MyDataLinks } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
 import { PersonalDataService } from '../apps/api/src/personal-data/personal-data.service';
 import { ReleasesService } from '../apps/api/src/releases/releases.service';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -58,11 +58,71 @@ function cycles(arrows: Map<string, Set<string>>): string[] {
   return found;
 }
 
+/** The file an import names, from the root with its extension: a file (libs/client names its .js), or a folder's index; null when it is not of this tree. */
+function fileOf(target: string): string | null {
+  const found = [`${target}.ts`, `${target}/index.ts`, target.replace(/\.js$/, '.ts')].find((path) => path.endsWith('.ts') && existsSync(join(ROOT, path)));
+  return found ?? null;
+}
+
+/** File → files it imports (type-only imports too: a circle of types is still a circle to read). */
+function fileGraph(bases: string[]): Map<string, string[]> {
+  const arrows = new Map<string, string[]>();
+  for (const file of bases.flatMap(sources)) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const targets = [...text.matchAll(/(?:from|import\(?)\s*'([^']+)'/g)]
+      .map(([, target]) => target)
+      .map((target) => (target.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), target)) : target.replace(/^@app\/shared/, SHARED).replace(/^@waitlist\/client/, 'libs/client/src')))
+      .map(fileOf)
+      .filter((target): target is string => target !== null && target !== file);
+    arrows.set(file, [...new Set(targets)]);
+  }
+  return arrows;
+}
+
+/** The files that import each other round about (Tarjan's strongly connected components of two files or more). */
+function circles(arrows: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const next of arrows.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) === index.get(file)) {
+      const circle = stack.splice(stack.indexOf(file));
+      if (circle.length > 1) found.push(circle.sort());
+    }
+  };
+  for (const file of arrows.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
 describe('the import graph', () => {
   const apps = ['apps/api/src', 'apps/mailer/src', 'apps/webhooks/src'];
 
   it.each([...apps, SHARED])('no two folders of %s import each other, directly or round about', (base) => {
     expect(cycles(graph(base))).toEqual([]);
+  });
+
+  it('no file of apps/ or libs/ imports itself round about, not even by a type', () => {
+    const bases = [...apps, SHARED, 'libs/client/src', 'libs/integrations/src'];
+    expect(circles(fileGraph(bases))).toEqual([]);
+  });
+
+  it("the dashboard's rooms import shared/ and auth/, never each other; shared/ imports only auth/, and auth/ nothing of the dashboard", () => {
+    const base = 'apps/api/src/dashboard';
+    const below: Record<string, string[]> = { auth: [], shared: ['auth'] };
+    const crossings = [...graph(base)]
+      .filter(([from]) => from !== '.')
+      .flatMap(([from, to]) => [...to].filter((target) => !(below[from] ?? ['shared', 'auth']).includes(target)).map((target) => `${from} → ${target}`));
+    expect(crossings).toEqual([]);
   });
 
   it('plumbing imports no feature: apps/api/src/common imports nothing else of the app', () => {

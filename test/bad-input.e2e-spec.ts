@@ -1,6 +1,6 @@
 import { EntryRecord, QueueName } from '@app/shared';
 import { KeysService } from '../apps/api/src/keys/keys.service';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { csrfIn, PASSWORD, signIn } from './support/dashboard';
 import { confirmPath, joinLine, signUp } from './support/flows';

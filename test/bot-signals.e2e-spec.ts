@@ -1,5 +1,5 @@
 import { Clock, EntryRecord } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ProductsService, ProductSettings } from '../apps/api/src/products/products.service';
 import { PASSWORD, form, signIn } from './support/dashboard';
 import { bearer, confirmPath, joinLine, signUp } from './support/flows';

@@ -2,7 +2,7 @@ import { suppressionHash } from '../apps/api/src/entries/suppressions';
 import { Clock, EntryRecord, InviteCode } from '@app/shared';
 import { ClaimWindowSweep } from '../apps/api/src/claim-window/claim-window.service';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ProductSettings, ProductsService } from '../apps/api/src/products/products.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { form, PASSWORD, signIn } from './support/dashboard';

@@ -2,7 +2,7 @@ import { Browser, Page } from 'playwright-core';
 import { CommandQueue, QueueName } from '@app/shared';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { bearer, joinLine } from './support/flows';

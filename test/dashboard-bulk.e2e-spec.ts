@@ -1,5 +1,5 @@
 import { EntryRecord } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { joinLine, signUp } from './support/flows';

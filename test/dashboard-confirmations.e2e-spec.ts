@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { EntryRecord } from '@app/shared';

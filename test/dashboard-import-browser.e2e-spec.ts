@@ -1,7 +1,7 @@
 import { Browser, Page } from 'playwright-core';
 import { EntryRecord } from '@app/shared';
 import { join } from 'node:path';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { dashboardPage } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { Product, Stack } from './support/stack';

@@ -1,6 +1,6 @@
 import { EntryRecord } from '@app/shared';
 import { createHash } from 'node:crypto';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
 import { csrfIn, form, PASSWORD, signIn } from './support/dashboard';
 import { Product, Stack } from './support/stack';

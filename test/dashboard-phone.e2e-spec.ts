@@ -1,8 +1,8 @@
 import { Browser, Locator, Page } from 'playwright-core';
 import { MyDataLinks } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { PersonalDataService } from '../apps/api/src/personal-data/personal-data.service';
-import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings/settings-sections';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { confirmPath, joinLine } from './support/flows';

@@ -1,5 +1,5 @@
 import { Browser, Page } from 'playwright-core';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { joinLine } from './support/flows';

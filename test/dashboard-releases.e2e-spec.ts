@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';

@@ -1,5 +1,5 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { PREVIEW_SCRIPT } from '../apps/api/src/dashboard/views/template-preview';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
+import { PREVIEW_SCRIPT } from '../apps/api/src/dashboard/templates/template-preview';
 import { LoginHooksService } from '../apps/api/src/login-hooks/login-hooks.service';
 import { ReleasesService } from '../apps/api/src/releases/releases.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
@@ -12,7 +12,7 @@ import { seedHistory } from './support/seed';
 import { waitFor } from './support/wait';
 import { Product, Stack } from './support/stack';
 import { cookieParts, csrfIn, dashboardRoutes, form, logIn as logInAs, PASSWORD, setCookies, signIn } from './support/dashboard';
-import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings/settings-sections';
 
 /** The actions a route's :action stands for. */
 const ACTIONS: Record<string, string[]> = {

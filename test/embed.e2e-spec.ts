@@ -5,7 +5,7 @@ import { customerPage, launchBrowser, serve } from './support/browser';
 import { confirmPath, joinLine, productWith } from './support/flows';
 import { Clock, EntryRecord } from '@app/shared';
 import { Product, Stack } from './support/stack';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
 
 const WATCH = 'q3V9w2xZr8mN4bK7tY1pLc';

@@ -1,5 +1,5 @@
 import { IN_LINE_ORDER } from '@app/shared';
-import { OverviewService } from '../apps/api/src/dashboard/overview.service';
+import { OverviewService } from '../apps/api/src/dashboard/overview/overview.service';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { bearer, joinLine, signUp } from './support/flows';

@@ -1,5 +1,5 @@
 import { Clock, EntryRecord } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import type { ProductSettings } from '../apps/api/src/products/products.service';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, joinLine, productWith as productWithSettings, referredFrom } from './support/flows';

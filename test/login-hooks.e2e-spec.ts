@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import { LoginHooksService, NewLoginHook } from '../apps/api/src/login-hooks/login-hooks.service';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { events, joinLine } from './support/flows';
 import { codeIn, InvitationApi, invitationStack, invitationsTo, seedLine } from './support/invitations';

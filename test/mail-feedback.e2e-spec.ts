@@ -1,6 +1,6 @@
 import { EntryRecord, MailFeedback } from '@app/shared';
 import { randomUUID } from 'node:crypto';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { MailFeedbackService } from '../apps/api/src/mail-feedback/mail-feedback.service';
 import { EXPORT_SECTIONS } from '../apps/api/src/personal-data/export';
 import { ProductsService } from '../apps/api/src/products/products.service';

@@ -1,5 +1,5 @@
 import { Browser } from 'playwright-core';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { launchBrowser } from './support/browser';
 import { signUp } from './support/flows';

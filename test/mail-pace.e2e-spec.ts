@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig, Clock, DomainPace, parseDomainPace, RedisClient } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, signUp } from './support/flows';

@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { MaintenanceService } from '../apps/api/src/maintenance/maintenance.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { form, PASSWORD, signIn } from './support/dashboard';

@@ -1,6 +1,6 @@
 import { Clock, EntryRecord } from '@app/shared';
 import { ProductsService, ProductSettings } from '../apps/api/src/products/products.service';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, joinLine, productWith as productWithSettings, referredFrom } from './support/flows';

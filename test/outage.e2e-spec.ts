@@ -1,5 +1,5 @@
 import { Delivery, EntryRecord, EventRecord } from '@app/shared';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { form, PASSWORD, signIn } from './support/dashboard';
 import { signUp } from './support/flows';

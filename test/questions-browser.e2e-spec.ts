@@ -1,6 +1,6 @@
 import { EntryRecord } from '@app/shared';
 import { Browser, Page } from 'playwright-core';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { dashboardPage } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { bearer } from './support/flows';

@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, joinLine, signUp } from './support/flows';
 import { Receiver } from './support/receiver';

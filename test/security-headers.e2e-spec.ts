@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, signUp } from './support/flows';
 import { invitationStack } from './support/invitations';

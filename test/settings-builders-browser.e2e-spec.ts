@@ -1,7 +1,7 @@
 import { Product as ProductRecord } from '@app/shared';
 import { Browser, Locator, Page } from 'playwright-core';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
-import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings/settings-sections';
 import { dashboardPage } from './support/browser';
 import { PASSWORD } from './support/dashboard';
 import { Product, Stack } from './support/stack';

@@ -1,6 +1,6 @@
 import { EntryRecord } from '@app/shared';
 import { Browser, Page } from 'playwright-core';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ProductsService } from '../apps/api/src/products/products.service';
 import { customerPage, dashboardPage } from './support/browser';
 import { PASSWORD } from './support/dashboard';

@@ -1,6 +1,6 @@
 import { EntryRecord, EventRecord, redisOptions } from '@app/shared';
 import Redis from 'ioredis';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { SignupPace, SignupWrite } from '../apps/api/src/signups/signup-pace';
 import { PASSWORD, signIn } from './support/dashboard';
 import { bearer, confirmPath, events, joinLine, signUp } from './support/flows';

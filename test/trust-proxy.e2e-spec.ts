@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { AppendingProxy } from './support/appending-proxy';
 import { csrfIn, form } from './support/dashboard';
 import { Product, Stack } from './support/stack';

@@ -1,10 +1,10 @@
 import { EntryRecord } from '@app/shared';
 import { parse } from 'parse5';
-import { DashboardAuthService } from '../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { ReleasesService } from '../apps/api/src/releases/releases.service';
 import { WebhooksService } from '../apps/api/src/webhooks/webhooks.service';
 import { DashboardRoute, dashboardRoutes, form, PASSWORD, signIn } from './support/dashboard';
-import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings-sections';
+import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings/settings-sections';
 import { bearer, joinLine } from './support/flows';
 import { Product, Stack } from './support/stack';
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
-import { DashboardAuthService } from '../../apps/api/src/dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { launchBrowser } from '../../test/support/browser';
 import { PASSWORD } from '../../test/support/dashboard';
 import { confirmPath, joinLine } from '../../test/support/flows';

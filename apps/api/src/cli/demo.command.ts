@@ -2,7 +2,7 @@ import { newToken, Product } from '@app/shared';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { DashboardAuthService } from '../dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../dashboard/auth/dashboard-auth.service';
 import { CreatedProduct, ProductsService } from '../products/products.service';
 import { CliCommand } from './command';
 import { describeProduct } from './products-create.command';

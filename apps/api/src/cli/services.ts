@@ -2,7 +2,7 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, checkDatabase, ConfigModule, DatabaseModule } from '@app/shared';
 import { CommonModule } from '../common/common.module';
-import { DashboardAuthModule } from '../dashboard/dashboard-auth.module';
+import { DashboardAuthModule } from '../dashboard/auth/dashboard-auth.module';
 import { ImportsModule } from '../imports/imports.module';
 import { KeysModule } from '../keys/keys.module';
 import { ProductsModule } from '../products/products.module';

@@ -1,4 +1,4 @@
-import { DashboardAuthService } from '../dashboard/dashboard-auth.service';
+import { DashboardAuthService } from '../dashboard/auth/dashboard-auth.service';
 import { ProductsService } from '../products/products.service';
 import { productMustExist } from './checks';
 import { CliCommand, UsageError } from './command';

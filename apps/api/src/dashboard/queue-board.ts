@@ -4,8 +4,8 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { CommandQueue } from '@app/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../common/api-error';
-import { DashboardAuthService } from './dashboard-auth.service';
-import { sessionToken } from './cookies';
+import { DashboardAuthService } from './auth/dashboard-auth.service';
+import { sessionToken } from './auth/cookies';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 

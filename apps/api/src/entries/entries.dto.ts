@@ -23,13 +23,13 @@ export const LIST_QUERY = z.object({
 });
 
 /** A page of a list, newest first, named `id` in the OpenAPI document. */
-export const listPage = <T extends z.ZodType>(item: T, id: string) =>
+export const listPage = <T extends z.ZodType>(item: T, id: string, description: string) =>
   z
     .object({
       data: z.array(item),
       nextCursor: z.string().nullable().meta({ description: 'Pass it as cursor for the next page; null on the last page.' }),
     })
-    .meta({ id });
+    .meta({ id, description });
 
 /** The query of a list of an entry's own (its referrals, its history): a page at a time. */
 export const ENTRY_LIST_QUERY = z.object({
@@ -39,7 +39,7 @@ export const ENTRY_LIST_QUERY = z.object({
 export type EntryListQuery = z.infer<typeof ENTRY_LIST_QUERY>;
 
 /** A page of entries, newest first. */
-export const ENTRY_PAGE = listPage(ENTRY, 'EntryPage');
+export const ENTRY_PAGE = listPage(ENTRY, 'EntryPage', 'A page of entries, newest first.');
 export type EntryPage = z.infer<typeof ENTRY_PAGE>;
 
 /** The entry id in a route's path. */

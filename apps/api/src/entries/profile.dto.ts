@@ -24,5 +24,5 @@ export const ENTRY_PROFILE = z
         example: { utm_source: 'newsletter', utm_campaign: 'launch', landing_page: 'https://acme.example/join?utm_source=newsletter&utm_campaign=launch' },
       }),
   })
-  .meta({ id: 'EntryProfile' });
+  .meta({ id: 'EntryProfile', description: 'What is known of the person behind an entry: its language, its sign-up\'s answers and where it came from.' });
 export type EntryProfile = z.infer<typeof ENTRY_PROFILE>;

@@ -82,5 +82,5 @@ export const IMPORT_REPORT = z
       example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     }),
   })
-  .meta({ id: 'ImportReport' });
+  .meta({ id: 'ImportReport', description: 'What an import did, or with dryRun would do: counts over every row, and the first 1000 rows and bad rows.' });
 export type ImportReport = z.infer<typeof IMPORT_REPORT>;

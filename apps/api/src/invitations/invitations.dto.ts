@@ -53,5 +53,5 @@ export const CODE_CHECK = z
     z.object({ valid: z.literal(true), email: z.string().meta({ description: 'The invited address.', example: 'ada@example.com' }) }),
     z.object({ valid: z.literal(false) }),
   ])
-  .meta({ id: 'CodeCheck' });
+  .meta({ id: 'CodeCheck', description: 'The answer of verify and redeem: a valid code names its address; an invalid one says nothing more.' });
 export type CodeCheck = z.infer<typeof CODE_CHECK>;

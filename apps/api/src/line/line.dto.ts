@@ -21,7 +21,7 @@ export const STANDING = z
         example: 60,
       }),
   })
-  .meta({ id: 'Place' });
+  .meta({ id: 'Place', description: "A waiting entry's place in line, the line's length and the estimated wait." });
 export type Standing = z.infer<typeof STANDING>;
 
 /** One change of an entry's place or credit, as its history lists it. */
@@ -37,9 +37,9 @@ export const PLACE_CHANGE = z
     referralId: z.string().nullable().meta({ description: 'The referral behind a referral_… change; null otherwise.', example: 'rfl_4c1e9a7d2b8f3e6a0d5c9b17' }),
     reasons: z.array(z.enum(REFERRAL_REASONS)).meta({ description: 'Why a referral was held or withheld, or granted_by_team / revoked_by_team.', example: [] }),
   })
-  .meta({ id: 'PlaceChange' });
+  .meta({ id: 'PlaceChange', description: "One change of an entry's place or credit, and its cause." });
 export type PlaceChangeView = z.infer<typeof PLACE_CHANGE>;
 
 /** A page of an entry's history, newest first. */
-export const PLACE_HISTORY = listPage(PLACE_CHANGE, 'PlaceHistory');
+export const PLACE_HISTORY = listPage(PLACE_CHANGE, 'PlaceHistory', "A page of an entry's place history, newest first.");
 export type PlaceHistory = z.infer<typeof PLACE_HISTORY>;

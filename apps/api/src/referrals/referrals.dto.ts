@@ -20,11 +20,11 @@ export const REFERRAL = z
     confirmedAt: TIMESTAMP.nullable().meta({ description: 'When its entry confirmed; null until then.' }),
     creditAt: TIMESTAMP.nullable().meta({ description: 'For a referral pending a waiting period of days: when it will be credited (within the maintenance interval). Null otherwise.' }),
   })
-  .meta({ id: 'Referral' });
+  .meta({ id: 'Referral', description: "A sign-up through an entry's referral link, and its credit." });
 export type ReferralView = z.infer<typeof REFERRAL>;
 
 /** A page of an entry's referrals, newest first. */
-export const REFERRAL_PAGE = listPage(REFERRAL, 'ReferralPage');
+export const REFERRAL_PAGE = listPage(REFERRAL, 'ReferralPage', "A page of an entry's referrals, newest first.");
 export type ReferralPage = z.infer<typeof REFERRAL_PAGE>;
 
 /** The entry and referral ids in the path of grant and revoke. */

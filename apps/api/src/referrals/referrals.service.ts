@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, ProtectionLevel, recordEvent, Referral, REFERRAL_REASONS, ReferralReason, ReferralRules, toEntry } from '@app/shared';
+import { canonicalEmail, Clock, EntryRecord, hashToken, Metrics, preparedQuery, ProtectionLevel, recordEvent, Referral, ReferralReason, ReferralRules, toEntry, WITHHOLDING_REASONS } from '@app/shared';
 import type { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
@@ -29,9 +29,6 @@ export interface Confirmation {
   mailedAt: Date;
   now: Date;
 }
-
-/** The reasons a rule withholds a referral for at its confirmation: the labels of waitlist_referrals_withheld_total. */
-const WITHHOLDING = REFERRAL_REASONS.filter((reason) => !['not_confirmed', 'waiting_period', 'revoked_by_team', 'granted_by_team'].includes(reason));
 
 /** The waiting periods the maintenance round ends at most per round. */
 const CREDITS_PER_ROUND = 1000;
@@ -67,7 +64,7 @@ export class ReferralsService {
       help: 'Referrals held for the team\'s review at their confirmation, by each reason that held them',
       labelNames: ['reason'],
     });
-    for (const reason of WITHHOLDING) this.withheld.inc({ reason }, 0);
+    for (const reason of WITHHOLDING_REASONS) this.withheld.inc({ reason }, 0);
   }
 
   /**

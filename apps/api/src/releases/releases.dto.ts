@@ -46,15 +46,15 @@ export const RELEASE = z
   .object({
     id: z.string().meta({ example: 'rel_2b7e1c9a4f3d8e6b0a5c7d19' }),
     mode: z.enum(['live', 'test']).meta({ description: "The mode of the key that made it; it invites from that mode's line." }),
-    count: z.number().int(),
-    pattern: z.string(),
-    timeZone: z.string(),
-    paused: z.boolean(),
+    count: z.number().int().meta({ description: 'How many people from the front of the line each run invites.' }),
+    pattern: z.string().meta({ description: 'The cron expression, read in timeZone.' }),
+    timeZone: z.string().meta({ description: 'The IANA time zone of pattern.' }),
+    paused: z.boolean().meta({ description: 'A paused release does not run on its ticks.' }),
     nextRunAt: z.string().nullable().meta({ description: 'When it runs next (UTC, ISO 8601); null while paused.', example: '2026-11-30T08:00:00.000Z' }),
     nextRunLocal: z.string().nullable().meta({ description: "The same time as the release's zone shows it, with the offset; null while paused.", example: '2026-11-30T09:00:00+01:00' }),
     createdAt: z.string(),
   })
-  .meta({ id: 'Release' });
+  .meta({ id: 'Release', description: 'A scheduled release: it invites count from the front of the line at every tick of pattern read in timeZone.' });
 export type ReleaseView = z.infer<typeof RELEASE>;
 
 export const RELEASES = z.object({ data: z.array(RELEASE).meta({ description: 'The releases of the key\'s product and mode, oldest first.' }) }).meta({ id: 'ReleaseList' });
@@ -62,13 +62,13 @@ export const RELEASES = z.object({ data: z.array(RELEASE).meta({ description: 'T
 export const RELEASE_RUN = z
   .object({
     id: z.string().meta({ example: 'run_7d3a9c1e5b2f8a4d6c0e1b93' }),
-    releaseId: z.string(),
+    releaseId: z.string().meta({ description: 'The release it is a run of.' }),
     tickAt: z.string().nullable().meta({ description: 'The scheduled time this run was for (UTC); null for run now.' }),
     tickLocal: z.string().nullable().meta({ description: "The same time as the release's zone shows it; null for run now." }),
     startedAt: z.string(),
     finishedAt: z.string().nullable().meta({ description: 'null while the run is still waiting for its mails.' }),
     asked: z.number().int().meta({ description: "The release's count when it ran." }),
-    invited: z.number().int(),
+    invited: z.number().int().meta({ description: 'Entries invited, their mails handed over.' }),
     failed: z.number().int().meta({ description: 'Entries whose mail could not be handed over: they stay in line, at their place.' }),
     skippedForCapacity: z.number().int().meta({ description: 'How many of asked the capacity cap left out.' }),
     skippedForQuota: z
@@ -79,7 +79,7 @@ export const RELEASE_RUN = z
     failedEntryIds: z.array(z.string()).meta({ description: 'The entries of failed, in line order.' }),
     error: z.string().nullable().meta({ description: 'Why the run stopped before it was done (the database or Redis away); null when it ran.' }),
   })
-  .meta({ id: 'ReleaseRun' });
+  .meta({ id: 'ReleaseRun', description: 'One run of a release: what it was asked, who was invited, whose mail failed, what the capacity cap left out.' });
 export type ReleaseRunView = z.infer<typeof RELEASE_RUN>;
 
 export const RELEASE_RUNS = z.object({ data: z.array(RELEASE_RUN).meta({ description: 'The newest runs first.' }) }).meta({ id: 'ReleaseRunList' });

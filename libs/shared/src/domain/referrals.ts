@@ -23,6 +23,9 @@ export const REFERRAL_REASONS = [
 ] as const;
 export type ReferralReason = (typeof REFERRAL_REASONS)[number];
 
+/** The reasons a rule withholds a referral for at its confirmation (the others: pending, or the team's decision). */
+export const WITHHOLDING_REASONS = REFERRAL_REASONS.filter((reason) => !['not_confirmed', 'waiting_period', 'revoked_by_team', 'granted_by_team'].includes(reason));
+
 /** How hard a product checks its referrals: off keeps SPEC.md's rule (a confirmed sign-up through the link counts). */
 export const PROTECTION_LEVELS = ['off', 'standard', 'strict'] as const;
 export type ProtectionLevel = (typeof PROTECTION_LEVELS)[number];

@@ -28,7 +28,7 @@ export const MILESTONE = z
     places: z.number().int().min(0).meta({ description: 'The places the milestone gives (0: none): a waiting entry moved up by them; an entry no longer waiting reaches the milestone and stays where it is.', example: 5 }),
     message: z.string().nullable().meta({ description: 'The line of text the team set for the person; null when none.', example: 'You skip 5 places.' }),
   })
-  .meta({ id: 'Milestone' });
+  .meta({ id: 'Milestone', description: 'A milestone reward an entry reached, as entry.milestone carries it.' });
 export type MilestoneView = z.infer<typeof MILESTONE>;
 
 /** What made an entry's address undeliverable, as entry.bounced carries it. */
@@ -37,7 +37,7 @@ export const BOUNCE = z
     kind: z.enum(['hard_bounce', 'soft_bounce']).meta({ description: 'hard_bounce: the address was refused for good (by the mail provider, or by the receiving server at handover); soft_bounce: it bounced for a while as many times as the limit the deployment set.' }),
     at: TIMESTAMP.meta({ description: 'When the provider saw the bounce that did it.' }),
   })
-  .meta({ id: 'Bounce' });
+  .meta({ id: 'Bounce', description: "What made an entry's address undeliverable, as entry.bounced carries it." });
 export type BounceView = z.infer<typeof BOUNCE>;
 
 /** What an event carries besides its entry: entry.milestone, the milestone; entry.bounced, the bounce. */

@@ -1,4 +1,4 @@
-import { CSV_HEADER } from '../../dashboard/csv';
+import { CSV_HEADER } from '../../dashboard/entries/csv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../common/api-error';
