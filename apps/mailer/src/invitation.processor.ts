@@ -86,7 +86,7 @@ export class InvitationProcessor extends QueueProcessor {
     const hashOf = (entry: EntryRecord) => hashes.get(entry.id)!;
     // The product's claim window, if any, shortens the code's life and brings a reminder (domain/claim-window.ts).
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
-    // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions.md).
+    // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions/claim-window.md).
     const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
     const mail = (entry: EntryRecord, links: MailLinks) => {
       const t = translator(entry.locale);

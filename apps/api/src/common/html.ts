@@ -48,7 +48,7 @@ export function renderMessagePage(title: string, message: string, lang: Locale =
   return page(title, html`<h1>${title}</h1><p>${message}</p>`, lang);
 }
 
-/** A time as pages show it (decisions.md: times in UTC): to the minute, or to the second. */
+/** A time as pages show it (docs/decisions/dashboard.md: times in UTC): to the minute, or to the second. */
 export function inUtc(value: Date, seconds = false): string {
   return `${value.toISOString().slice(0, seconds ? 19 : 16).replace('T', ' ')} UTC`;
 }

@@ -6,7 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
 
-/** How long the dashboard holds an uploaded file for its column picker, dry run and import (README.md, docs/privacy.md). */
+/** How long the dashboard holds an uploaded file for its column picker, dry run and import (docs/dashboard.md, docs/privacy.md). */
 export const UPLOAD_HOLD = 60 * 60 * 1000;
 
 /** Why a held upload could not be used: gone, or never this person's, product's or mode's (which it does not tell apart). */

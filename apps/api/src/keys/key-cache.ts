@@ -10,7 +10,7 @@ export const KEY_REVOKED_CHANNEL = 'waitlist_key_revoked';
 
 /**
  * The longest this process trusts a key it has checked: the bound on a revocation it was not told of
- * (docs/decisions.md, "API keys are checked from memory").
+ * (docs/decisions/api.md, "API keys are checked from memory").
  */
 const TTL_MS = 10_000;
 

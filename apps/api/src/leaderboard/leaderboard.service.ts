@@ -10,7 +10,7 @@ import { maskedEmail } from './masked-email';
 
 /**
  * How long a leaderboard is served from memory: a credit, a grant or a revoke shows within this, on
- * every replica, with no invalidation to send (docs/decisions.md, *Leaderboard*).
+ * every replica, with no invalidation to send (docs/decisions/referrals.md, *Leaderboard*).
  */
 export const LEADERBOARD_CACHE_MS = 2_000;
 

@@ -8,7 +8,7 @@ export interface DomainList {
 /** The injection token of the maintained list of disposable mail domains. */
 export const DISPOSABLE_DOMAIN_LIST = Symbol('DisposableDomainList');
 
-/** The maintained list: the npm package mailchecker's (docs/decisions.md says why that one). */
+/** The maintained list: the npm package mailchecker's (docs/decisions/referrals.md says why that one). */
 export const MAINTAINED_DISPOSABLE_DOMAINS: DomainList = blacklist();
 
 /** The domain and each domain above it: inbox.mailinator.com, mailinator.com, com. */

@@ -21,7 +21,7 @@ export interface Protection {
 }
 
 /**
- * What each level checks (docs/decisions.md says why each number). off checks only what SPEC.md's rule
+ * What each level checks (docs/decisions/referrals.md says why each number). off checks only what SPEC.md's rule
  * always did (a mailbox counts once, never for itself), whatever the team set: the thresholds apply
  * from standard on. The burst cap is set by the team alone (0 at every level), so that no product's
  * level withholds more than it did before the cap existed.

@@ -51,7 +51,7 @@ export function signupPage(
 
 /**
  * The challenge's hidden field and its script; required also shows the check as a step, the button
- * waiting for it. Without JavaScript nothing can solve it: the form says so (docs/decisions.md).
+ * waiting for it. Without JavaScript nothing can solve it: the form says so (docs/decisions/bot-defence.md).
  */
 function challengeFields(t: Translator, challenge: Exclude<ChallengeMode, 'off'>): SafeHtml {
   const step = challenge === 'required' ? html`<p class="muted challenge" role="status" data-checking="${t.text('page.signup.checking')}" data-checked="${t.text('page.signup.checked')}"></p>` : '';

@@ -130,7 +130,7 @@ export class SignupsService {
    * - A pending one, when a mail is due, gets a new createdAt and the mail's outbox row (the update
    *   waits for a concurrent confirmation, or a concurrent sign-up of the same new address, and then
    *   reads the entry as committed: one no longer pending is left as it is).
-   * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions.md).
+   * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions/languages.md).
    * Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
   private async write(

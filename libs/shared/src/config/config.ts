@@ -132,7 +132,7 @@ const schema = z
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -')
       .default('waitlist'),
     SMTP_URL: url(['smtp:', 'smtps:'], 'smtp://user:pass@host:587').optional(),
-    // Bounces and complaints (docs/decisions.md): a 5xx at handover counts as a hard bounce only when asked.
+    // Bounces and complaints (docs/decisions/mail.md): a 5xx at handover counts as a hard bounce only when asked.
     MAIL_BOUNCE_ON_REFUSAL: bool.default(false),
     MAIL_SOFT_BOUNCE_LIMIT: z.coerce.number({ message: 'expected a whole number of soft bounces, 1 or more' }).int().min(1).default(3),
     MAIL_FROM: z.string().min(3, 'expected a sender like Waitlist <no-reply@example.com>').default('Waitlist <no-reply@localhost>'),

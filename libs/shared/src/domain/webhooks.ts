@@ -51,7 +51,7 @@ export function deliveryId(endpointId: string, eventId: string): string {
  * The headers that sign one attempt in the endpoint's format, one signature per secret (the current
  * one first; during a rotation's overlap the previous one too). Standard Webhooks signs
  * `<webhook-id>.<webhook-timestamp>.<body>` with the secret's decoded bytes; its webhook-id is the
- * event id (docs/decisions.md).
+ * event id (docs/decisions/webhooks.md).
  */
 export function signingHeaders(format: SignatureFormat, secrets: string[], { eventId, body, unixSeconds }: SignedMessage): Record<string, string> {
   if (format === 'service') return { 'service-signature': signatureHeader(secrets, body, unixSeconds) };

@@ -26,7 +26,7 @@ export interface Translator {
   html(id: MessageId, values?: Record<string, Value | SafeHtml>): SafeHtml;
   /** A duration in words: `for` after "works for", `in` after "removed in" (German declines it). */
   duration(ms: number, use: 'for' | 'in'): string;
-  /** A moment as the language writes it, in UTC (docs/decisions.md: times in UTC). */
+  /** A moment as the language writes it, in UTC (docs/decisions/languages.md: times in UTC). */
   dateTime(value: Date): string;
 }
 

@@ -29,7 +29,7 @@ export const FEEDBACK_MEMORY_DAYS = 30;
 /**
  * One bounce or complaint, in the caller's transaction, once per provider and event id. It names an
  * address, and the address is the deployment's (one sender for every product): it touches every entry
- * of that address, in every product and mode (docs/decisions.md, "Bounces and complaints").
+ * of that address, in every product and mode (docs/decisions/mail.md, "Bounces and complaints").
  */
 export async function applyFeedback(manager: EntityManager, feedback: MailFeedback, rules: FeedbackRules): Promise<Applied> {
   if (feedback.kind !== 'complaint') return applyBounce(manager, { ...feedback, kind: feedback.kind }, rules);

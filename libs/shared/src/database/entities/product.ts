@@ -56,7 +56,7 @@ export class Product {
   @Column('boolean', { name: 'signup_honeypot', default: false }) signupHoneypot!: boolean;
   /** A form's sign-up sooner than this after the form was shown is dropped; 0 (the default): never. */
   @Column('int', { name: 'signup_min_fill_seconds', default: 0 }) signupMinFillSeconds!: number;
-  /** The proof of work a public sign-up must bring (docs/decisions.md); off (the default): none. */
+  /** The proof of work a public sign-up must bring (docs/decisions/bot-defence.md); off (the default): none. */
   @Column('text', { name: 'challenge_mode', default: 'off' }) challengeMode!: ChallengeMode;
   /** The challenge's largest number: the solver's work, half of it on average. */
   @Column('int', { name: 'challenge_difficulty', default: 50_000 }) challengeDifficulty!: number;

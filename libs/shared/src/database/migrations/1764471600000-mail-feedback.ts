@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Bounces and complaints (docs/decisions.md, "Bounces and complaints"): an entry's address marked
+ * Bounces and complaints (docs/decisions/mail.md, "Bounces and complaints"): an entry's address marked
  * undeliverable and its soft bounces counted; the provider events applied, by their replay key, so
  * that a replay changes nothing. A bounce names an address, not an entry: entries_email finds every
  * entry of it across products and modes. The dashboard's list reads entries_undeliverable. The

@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * An invitation's handover is marked the moment the SMTP server took the mail, one cheap statement,
  * and recorded (the entry invited, entry.invited) once for its whole chunk: the mark is what the API
  * records, before it answers, when the mailer died before the chunk's end, and what the next
- * invite-next or release records when the API died too (docs/decisions.md). The partial index holds the
+ * invite-next or release records when the API died too (docs/decisions/invitations.md). The partial index holds the
  * marks in flight only, so looking for those left behind costs next to nothing.
  */
 export class HandedOverMarks1795903600000 implements MigrationInterface {

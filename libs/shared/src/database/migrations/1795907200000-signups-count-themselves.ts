@@ -3,7 +3,7 @@ import { noteEntryCountChanges } from './1763870400000-entry-counts';
 
 /**
  * A sign-up's note and the commit-time work it set off were a third of its statement's PostgreSQL
- * time (docs/decisions.md, "Where the mails' and the sign-ups' CPU goes"). The sign-up's statement
+ * time (docs/decisions/signups.md, "Speed: a sign-up's statements"). The sign-up's statement
  * (SignupsService.write) now adds its pending entry to its stripe's entry_counts row itself, after the
  * day's count of the same stripe, as a commit would, and names the entry in the transaction's setting
  * waitlist.counted_entry; the note of that statement's insert leaves that one entry out and clears the
