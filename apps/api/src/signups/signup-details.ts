@@ -13,6 +13,15 @@ export interface SignupDetails {
 /** A sign-up's answers and attribution as checked, null when there is nothing to keep. */
 export type Details = { answers: Answers | null; attribution: Attribution | null };
 
+/**
+ * A product's questions as read, with the hash of their stored text that a statement compares (not the
+ * questions themselves, which JSON in JavaScript may not give back as stored, e.g. a long number).
+ */
+export type QuestionsRead = { questions: Question[]; version: string | null };
+
+/** The version of a product row's questions, in SQL. */
+export const QUESTIONS_VERSION = `md5(questions::text)`;
+
 /** How many products' questions a process keeps. */
 const KEPT = 10_000;
 
@@ -24,28 +33,28 @@ const KEPT = 10_000;
  * and a copy found stale by the statement.
  */
 export class ProductQuestions {
-  private readonly seen = new LRUCache<string, Question[]>({ max: KEPT });
+  private readonly seen = new LRUCache<string, QuestionsRead>({ max: KEPT });
 
   /**
    * The answers checked against the questions as this process knows them, or as read now when they
    * refuse them or `read` (a sign-up that may be dropped runs no statement to find them stale); the
    * 400 invalid_request naming a question.
    */
-  async checked(db: DataSource, productId: string, details: SignupDetails, read: boolean): Promise<{ questions: Question[]; details: Details }> {
+  async checked(db: DataSource, productId: string, details: SignupDetails, read: boolean): Promise<{ questions: QuestionsRead; details: Details }> {
     let questions = (!read && this.seen.get(productId)) || (await this.read(db, productId));
-    let checked = checkedDetails(questions, details);
-    if ('refusal' in checked && !read) checked = checkedDetails((questions = await this.read(db, productId)), details);
+    let checked = checkedDetails(questions.questions, details);
+    if ('refusal' in checked && !read) checked = checkedDetails((questions = await this.read(db, productId)).questions, details);
     if ('refusal' in checked) throw checked.refusal;
     return { questions, details: checked };
   }
 
-  private async read(db: DataSource, productId: string): Promise<Question[]> {
-    const [product] = await preparedQuery<{ questions: Question[] }>(db, 'SELECT questions FROM products WHERE id = $1', [productId]);
-    return this.noted(productId, product?.questions ?? []);
+  private async read(db: DataSource, productId: string): Promise<QuestionsRead> {
+    const [product] = await preparedQuery<QuestionsRead>(db, `SELECT questions, ${QUESTIONS_VERSION} AS version FROM products WHERE id = $1`, [productId]);
+    return this.noted(productId, product ?? { questions: [], version: null });
   }
 
   /** The product's questions as a statement found them. */
-  noted(productId: string, questions: Question[]): Question[] {
+  noted(productId: string, questions: QuestionsRead): QuestionsRead {
     this.seen.set(productId, questions);
     return questions;
   }

@@ -12,7 +12,6 @@ import {
   normalizeEmail,
   preparedQuery,
   Product,
-  Question,
   QueueName,
   recordEvent,
   toEntry,
@@ -28,7 +27,7 @@ import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 import { ReferralsService } from '../referrals/referrals.service';
 import { confirmingEntry, entryOfToken } from './entry-links';
-import { checkedDetails, Details, ProductQuestions, SignupDetails } from './signup-details';
+import { checkedDetails, Details, ProductQuestions, QuestionsRead, QUESTIONS_VERSION, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
 import { SignupSignals } from './signup-signals';
 import { SignupWatches } from './signup-watches';
@@ -113,7 +112,7 @@ export class SignupsService {
     let written = await this.write(scope, email, input, mailDue, details, questions);
     // The product's questions changed since this process read them: checked again as they are now.
     while (written.stale) {
-      const checked = checkedDetails((questions = this.questions.noted(scope.productId, written.stale)), input.details);
+      const checked = checkedDetails((questions = this.questions.noted(scope.productId, written.stale)).questions, input.details);
       if ('refusal' in checked && mailDue) await this.limits.returnConfirmationMail(scope, mailbox);
       if ('refusal' in checked) throw checked.refusal;
       written = await this.write(scope, email, input, mailDue, (details = checked), questions);
@@ -143,7 +142,7 @@ export class SignupsService {
    *   reads the entry as committed: one no longer pending is left as it is).
    * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions.md).
    * It writes nothing when the product's questions are no longer `questions`, the ones its answers were
-   * checked against, and says so with the questions it found (`stale`).
+   * checked against (their versions differ), and says so with the questions it found (`stale`).
    * Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
   private async write(
@@ -152,12 +151,12 @@ export class SignupsService {
     { ref, locale, requestId: httpRequestId }: SignupInput,
     mailDue: boolean,
     details: Details,
-    questions: Question[],
-  ): Promise<{ created: boolean; mailed: string | null; stale: Question[] | null }> {
+    questions: QuestionsRead,
+  ): Promise<{ created: boolean; mailed: string | null; stale: QuestionsRead | null }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
-    const [written] = await preparedQuery<{ created: boolean; mailed: string | null; stale: Question[] | null }>(
+    const [written] = await preparedQuery<{ created: boolean; mailed: string | null; stale: QuestionsRead | null }>(
       this.db,
       `WITH written AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
@@ -165,7 +164,7 @@ export class SignupsService {
                 (SELECT id FROM entries WHERE $6::text IS NOT NULL AND product_id = $2 AND mode = $3 AND referral_code = $6
                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19) FOR KEY SHARE),
                 COALESCE($16, (SELECT default_locale FROM products WHERE id = $2))
-         WHERE NOT EXISTS (SELECT FROM products WHERE id = $2 AND questions IS DISTINCT FROM $20::jsonb)
+         WHERE NOT EXISTS (SELECT FROM products WHERE id = $2 AND ${QUESTIONS_VERSION} IS DISTINCT FROM $20::text)
          -- A known address is found through the same unique index as the insert's conflict, whatever the
          -- table's statistics say: a pending one, when a mail is due, is written again; any other is left.
          ON CONFLICT (product_id, mode, email) DO UPDATE SET created_at = $5 WHERE entries.state = 'pending' AND $9::boolean
@@ -195,14 +194,15 @@ export class SignupsService {
          SELECT id, $17::jsonb, $18::jsonb FROM entry WHERE $17::jsonb IS NOT NULL OR $18::jsonb IS NOT NULL
        )
        SELECT EXISTS (SELECT FROM entry) AS created, (SELECT id FROM mail) AS mailed,
-              (SELECT questions FROM products WHERE id = $2 AND questions IS DISTINCT FROM $20::jsonb) AS stale`,
+              (SELECT json_build_object('questions', questions, 'version', ${QUESTIONS_VERSION}) FROM products
+                WHERE id = $2 AND ${QUESTIONS_VERSION} IS DISTINCT FROM $20::text) AS stale`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id }, ref ? newId('rfl') : null, locale ?? null,
         details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution), ref ? suppressionHash(email) : null,
-        JSON.stringify(questions),
+        questions.version,
       ],
     );
     return written;
