@@ -7,7 +7,7 @@ import { Stack } from './support/stack';
 
 /**
  * The overview's referrals held for review, by reason: each count stops at 1,000 and says "more than
- * 1,000" past it, so that the page reads the same few rows however many referrals wait (docs/decisions.md,
+ * 1,000" past it, so that the page reads the same few rows however many referrals wait (docs/decisions/bot-defence.md,
  * issue 35). The referrals are written in SQL: two thousand through the rules would take minutes.
  */
 describe("the overview's referrals held for review", () => {

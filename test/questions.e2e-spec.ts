@@ -193,4 +193,25 @@ describe('sign-up questions and attribution', () => {
     expect(count).toBe(0);
     expect((await profile('p1@example.com', plain.keys.live.secret)).json()).toEqual({ id: (await entryOf('p1@example.com')).id, locale: 'en', answers: {}, attribution: {} });
   });
+
+  it('a question added or removed elsewhere (another process, the database) applies to the next sign-up of every process', async () => {
+    const key = plain.keys.live.publishable;
+    const post = (email: string, answers?: object) => stack.request({ method: 'POST', url: '/public/v1/signups', body: { key, email, answers } });
+    const ask = (questions: object[]) => stack.db.query('UPDATE products SET questions = $2 WHERE id = $1', [plain.id, JSON.stringify(questions)]);
+    const team = { key: 'team', type: 'short_text', label: 'Team' };
+    expect((await post('c1@example.com')).status).toBe(202);
+    await ask([{ ...team, required: false }]);
+    expect((await post('c2@example.com')).status).toBe(202);
+    expect((await post('c3@example.com', { team: 'Blue' })).status).toBe(202);
+    await ask([{ ...team, required: true }]);
+    const missing = await post('c4@example.com');
+    expect([missing.status, missing.json().error.param]).toEqual([400, 'answers.team']);
+    await ask([]);
+    expect((await post('c5@example.com')).status).toBe(202);
+    const unknown = await post('c6@example.com', { team: 'Blue' });
+    expect([unknown.status, unknown.json().error.param]).toEqual([400, 'answers.team']);
+    const entries: { email: string }[] = await stack.db.query('SELECT email FROM entries WHERE product_id = $1 ORDER BY email', [plain.id]);
+    expect(entries.map((entry) => entry.email).filter((email) => email.startsWith('c'))).toEqual(['c1@example.com', 'c2@example.com', 'c3@example.com', 'c5@example.com']);
+    expect((await profile('c3@example.com', plain.keys.live.secret)).json().answers).toEqual({ team: 'Blue' });
+  });
 });

@@ -61,12 +61,17 @@ export class SignupSignals {
     };
   }
 
+  /** Whether a sign-up brings something for `refused` to judge. */
+  judges(fields: { honeypot?: unknown; formToken?: unknown }): boolean {
+    return !empty(fields.honeypot) || fields.formToken !== undefined;
+  }
+
   /**
    * Whether a sign-up is dropped, counted when it is. The product's settings are read only for a sign-up
    * that brings something to judge, so a sign-up without these fields costs no more than before.
    */
   async refused(scope: ProductScope, fields: { honeypot?: unknown; formToken?: unknown }): Promise<boolean> {
-    if (empty(fields.honeypot) && fields.formToken === undefined) return false;
+    if (!this.judges(fields)) return false;
     const [settings] = await preparedQuery<SignalSettings>(
       this.db,
       'SELECT signup_honeypot AS "signupHoneypot", signup_min_fill_seconds AS "signupMinFillSeconds" FROM products WHERE id = $1',

@@ -27,7 +27,7 @@ import { RateLimits } from '../common/rate-limits';
 import { LineService } from '../line/line.service';
 import { ReferralsService } from '../referrals/referrals.service';
 import { confirmingEntry, entryOfToken } from './entry-links';
-import { checkedDetails, SignupDetails } from './signup-details';
+import { checkedDetails, Details, ProductQuestions, QuestionsRead, QUESTIONS_VERSION, SignupDetails } from './signup-details';
 import { SignupPace } from './signup-pace';
 import { SignupSignals } from './signup-signals';
 import { SignupWatches } from './signup-watches';
@@ -57,6 +57,7 @@ export interface SignupInput {
 @Injectable()
 export class SignupsService {
   private readonly pace = new SignupPace();
+  private readonly questions = new ProductQuestions();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -96,9 +97,10 @@ export class SignupsService {
     const email = normalizeEmail(input.email);
     if (!email) throw new ApiError('invalid_email', 'Enter a valid email address.', { param: 'email' });
     await this.limits.signupFromIp(input.ip);
-    const details = await checkedDetails(this.db, scope, input.details);
+    const signals = { honeypot: input.website, formToken: input.formToken };
+    let { questions, details } = await this.questions.checked(this.db, scope.productId, input.details, this.signals.judges(signals));
     // After every check a person's sign-up meets too, so that a dropped one is answered as theirs is.
-    if (await this.signals.refused(scope, { honeypot: input.website, formToken: input.formToken })) {
+    if (await this.signals.refused(scope, signals)) {
       await answer('dropped');
       return scope;
     }
@@ -107,7 +109,15 @@ export class SignupsService {
     // given back when no mail goes out after all.
     const mailbox = canonicalEmail(email);
     const mailDue = await this.limits.confirmationMailFor(scope, mailbox);
-    const { created, mailed } = await this.write(scope, email, input, mailDue, details);
+    let written = await this.write(scope, email, input, mailDue, details, questions);
+    // The product's questions changed since this process read them: checked again as they are now.
+    while (written.stale) {
+      const checked = checkedDetails((questions = this.questions.noted(scope.productId, written.stale)).questions, input.details);
+      if ('refusal' in checked && mailDue) await this.limits.returnConfirmationMail(scope, mailbox);
+      if ('refusal' in checked) throw checked.refusal;
+      written = await this.write(scope, email, input, mailDue, (details = checked), questions);
+    }
+    const { created, mailed } = written;
     if (mailDue && !mailed) await this.limits.returnConfirmationMail(scope, mailbox);
     if (input.watch !== undefined) await this.watches.note(input.watch, mailed);
     const write = created ? 'created' : mailed ? 'mailed' : 'unchanged';
@@ -131,6 +141,8 @@ export class SignupsService {
    *   waits for a concurrent confirmation, or a concurrent sign-up of the same new address, and then
    *   reads the entry as committed: one no longer pending is left as it is).
    * - Any other, nothing: a known address keeps its language, answers and attribution (docs/decisions/languages.md).
+   * It writes nothing when the product's questions are no longer `questions`, the ones its answers were
+   * checked against (their versions differ), and says so with the questions it found (`stale`).
    * Whether it created an entry, and the entry it wrote a confirmation mail for.
    */
   private async write(
@@ -138,19 +150,21 @@ export class SignupsService {
     email: string,
     { ref, locale, requestId: httpRequestId }: SignupInput,
     mailDue: boolean,
-    details: { answers: object | null; attribution: object | null },
-  ): Promise<{ created: boolean; mailed: string | null }> {
+    details: Details,
+    questions: QuestionsRead,
+  ): Promise<{ created: boolean; mailed: string | null; stale: QuestionsRead | null }> {
     const now = this.clock.now();
     const id = newId('ent');
     const event = eventEnvelope('entry.created', scope, toEntry(newEntry(id, email, now)), now);
-    const [written] = await preparedQuery<{ created: boolean; mailed: string | null }>(
+    const [written] = await preparedQuery<{ created: boolean; mailed: string | null; stale: QuestionsRead | null }>(
       this.db,
       `WITH written AS (
          INSERT INTO entries (id, product_id, mode, email, state, created_at, referred_by, locale)
-         VALUES ($1, $2, $3, $4, 'pending', $5,
-                 (SELECT id FROM entries WHERE $6::text IS NOT NULL AND product_id = $2 AND mode = $3 AND referral_code = $6
-                    AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19) FOR KEY SHARE),
-                 COALESCE($16, (SELECT default_locale FROM products WHERE id = $2)))
+         SELECT $1, $2, $3, $4, 'pending', $5,
+                (SELECT id FROM entries WHERE $6::text IS NOT NULL AND product_id = $2 AND mode = $3 AND referral_code = $6
+                   AND NOT EXISTS (SELECT FROM suppressed_addresses WHERE product_id = $2 AND mode = $3 AND email_hash = $19) FOR KEY SHARE),
+                COALESCE($16, (SELECT default_locale FROM products WHERE id = $2))
+         WHERE NOT EXISTS (SELECT FROM products WHERE id = $2 AND ${QUESTIONS_VERSION} IS DISTINCT FROM $20::text)
          -- A known address is found through the same unique index as the insert's conflict, whatever the
          -- table's statistics say: a pending one, when a mail is due, is written again; any other is left.
          ON CONFLICT (product_id, mode, email) DO UPDATE SET created_at = $5 WHERE entries.state = 'pending' AND $9::boolean
@@ -179,13 +193,16 @@ export class SignupsService {
          INSERT INTO entry_details (entry_id, answers, attribution)
          SELECT id, $17::jsonb, $18::jsonb FROM entry WHERE $17::jsonb IS NOT NULL OR $18::jsonb IS NOT NULL
        )
-       SELECT EXISTS (SELECT FROM entry) AS created, (SELECT id FROM mail) AS mailed`,
+       SELECT EXISTS (SELECT FROM entry) AS created, (SELECT id FROM mail) AS mailed,
+              (SELECT json_build_object('questions', questions, 'version', ${QUESTIONS_VERSION}) FROM products
+                WHERE id = $2 AND ${QUESTIONS_VERSION} IS DISTINCT FROM $20::text) AS stale`,
       [
         id, scope.productId, scope.mode, email, now, ref ?? null,
         QueueName.Mail, { entryId: id, httpRequestId } satisfies ConfirmationJob, mailDue,
         event.id, event.type, JSON.stringify(event),
         QueueName.Webhooks, { eventId: event.id }, ref ? newId('rfl') : null, locale ?? null,
         details.answers && JSON.stringify(details.answers), details.attribution && JSON.stringify(details.attribution), ref ? suppressionHash(email) : null,
+        questions.version,
       ],
     );
     return written;

@@ -9,7 +9,7 @@ const REASONS = ['own_address', 'already_credited', 'disposable_domain', 'networ
 /**
  * One partial index per reason of the referrals waiting for the team's review (those of
  * referrals_to_review that carry the reason), so that the overview counts each reason's first 1,000
- * and no more, however many wait (OverviewService, docs/decisions.md issue 35). A referral counts
+ * and no more, however many wait (OverviewService, docs/decisions/bot-defence.md). A referral counts
  * under each of its reasons, which no single btree can key by; each index holds only the withheld
  * referrals of its reason, and a referral is written to it only when the rules withhold it.
  */
