@@ -14,13 +14,7 @@ interface Referral {
   creditAt: string | null;
 }
 
-interface Change {
-  cause: string;
-  places: number;
-  place: number | null;
-  referralId: string | null;
-  reasons: string[];
-}
+interface Change { cause: string; places: number; place: number | null; referralId: string | null; reasons: string[] }
 
 describe('referral credit', () => {
   let stack: Stack;

@@ -1,7 +1,9 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DashboardAuthService } from '../../apps/api/src/dashboard/auth/dashboard-auth.service';
 import { DashboardModule } from '../../apps/api/src/dashboard/dashboard.module';
-import { Stack } from './stack';
+import { ReleasesService } from '../../apps/api/src/releases/releases.service';
+import { Product, Stack } from './stack';
 
 export const PASSWORD = 'a long enough password';
 
@@ -63,4 +65,18 @@ export function dashboardRoutes(): DashboardRoute[] {
       return [{ method, path: rest.join('/') }];
     });
   });
+}
+
+/** A paused release of the product's live mode, for the routes that name one. */
+export const releaseOf = async (stack: Stack, productId: string): Promise<string> =>
+  (await stack.api.get(ReleasesService).create({ productId, mode: 'live' }, { count: 1, pattern: '0 9 * * 1', timeZone: 'UTC', paused: true })).id;
+
+/** Two products of two teams: Acme (a name with markup, to be escaped) of ada@example.com, and Other of bob@example.com. */
+export async function twoTeams(): Promise<{ stack: Stack; acme: Product; other: Product }> {
+  const stack = await Stack.start({ apps: ['api', 'mailer'], env: { RATE_LIMIT_SIGNUP: '1000/1m', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  const acme = await stack.createProduct({ name: 'Acme <script>alert(1)</script>' });
+  const other = await stack.createProduct({ name: 'Other' });
+  await stack.api.get(DashboardAuthService).createUser('ada@example.com', PASSWORD, acme.id);
+  await stack.api.get(DashboardAuthService).createUser('bob@example.com', PASSWORD, other.id);
+  return { stack, acme, other };
 }

@@ -1,8 +1,7 @@
-// The script-tag form (served as /embed.js): <script src="{base}/embed.js" data-key="pk_…" async>.
-// It runs in the customer's page, so it stays small, depends on nothing, adds no global, and puts its
-// form in a shadow root, where the page's styles cannot reach it except through the documented
-// --waitlist-* custom properties. Under a strict Content-Security-Policy it needs only the service's
-// origin in script-src and connect-src: no inline style or script, no eval, no worker (the product's
+// Served as /embed.js, the script-tag form: <script src="{base}/embed.js" data-key="pk_…" async>. It runs in the
+// customer's page, so it stays small, depends on nothing, adds no global, and puts its form in a shadow root, out of
+// the page's styles but for the documented --waitlist-* custom properties. A strict Content-Security-Policy needs only
+// the service's origin in script-src and connect-src: no inline style or script, no eval, no worker (the product's
 // challenge is solved with crypto.subtle on the page's thread, a thousand hashes per step).
 (function () {
   var CSS =
@@ -291,12 +290,8 @@
 
   function el(tag, attributes, children) {
     var node = document.createElement(tag);
-    Object.keys(attributes).forEach(function (name) {
-      node.setAttribute(name, attributes[name]);
-    });
-    children.forEach(function (child) {
-      node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
-    });
+    Object.keys(attributes).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    children.forEach(function (child) { node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child); });
     return node;
   }
 })();

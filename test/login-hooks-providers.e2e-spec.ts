@@ -1,139 +1,10 @@
-import { EntryRecord, LoginHook, SecretBox } from '@app/shared';
-import { createHmac, randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
+import { EntryRecord } from '@app/shared';
+import { randomUUID } from 'node:crypto';
 import { LoginHooksService, NewLoginHook } from '../apps/api/src/login-hooks/login-hooks.service';
-import { DashboardAuthService } from '../apps/api/src/dashboard/auth/dashboard-auth.service';
-import { form, PASSWORD, signIn } from './support/dashboard';
-import { events, joinLine } from './support/flows';
-import { codeIn, InvitationApi, invitationStack, invitationsTo, seedLine } from './support/invitations';
+import { events } from './support/flows';
+import { InvitationApi } from './support/invitations';
 import { Product, Stack } from './support/stack';
-import { TcpProxy } from './support/tcp-proxy';
-
-/** The payload Supabase Auth posts to a Before User Created hook, as its documentation shows it. */
-function supabasePayload(email: string, userMetadata: Record<string, unknown> = {}) {
-  return {
-    metadata: { uuid: randomUUID(), time: new Date().toISOString(), name: 'before-user-created', ip_address: '127.0.0.1' },
-    user: {
-      id: randomUUID(),
-      aud: 'authenticated',
-      role: '',
-      email,
-      phone: '',
-      app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: userMetadata,
-      identities: [],
-      created_at: '0001-01-01T00:00:00Z',
-      updated_at: '0001-01-01T00:00:00Z',
-      is_anonymous: false,
-    },
-  };
-}
-
-/** Standard Webhooks headers as Supabase Auth sends them, signed with the standardwebhooks package. */
-function signed(secret: string, body: string, at = new Date()): Record<string, string> {
-  const id = randomUUID();
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    // Supabase's secret is "v1,whsec_<base64>"; the library takes the part after "v1,".
-    'webhook-signature': new Webhook(secret.replace(/^v1,/, '')).sign(id, at, body),
-  };
-}
-
-/** The signature built by hand, as the Standard Webhooks specification and Supabase's docs describe it. */
-function handSigned(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^v1,whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
-
-const REFUSED_NOT_INVITED = { error: { http_code: 403, message: 'Sign-up is by invitation only, and this email address has not been invited.' } };
-const REFUSED_UNAVAILABLE = { error: { http_code: 503, message: 'Sign-up cannot be checked right now. Please try again in a moment.' } };
-
-function kratosRefusal(id: number, reason: string, text: string) {
-  return { messages: [{ instance_ptr: '#/traits/email', messages: [{ id, text, type: 'error', context: { reason } }] }] };
-}
-
-// First in the file: Nest's Logger writes through the app created last in this process, and this describe reads the api's logs.
-describe('sign-up hooks when the database is unreachable or slow', () => {
-  let stack: Stack;
-  let proxy: TcpProxy;
-  let product: Product;
-  const hooks: Record<'closed' | 'open' | 'unread', NewLoginHook> = {} as never;
-
-  beforeAll(async () => {
-    // The api app reaches PostgreSQL through a proxy of this test's own; the test's connection goes straight.
-    stack = await Stack.start({ apps: [], env: { LOG_LEVEL: 'trace' } });
-    const url = new URL(stack.config.DATABASE_URL);
-    proxy = await TcpProxy.start({ host: url.hostname, port: Number(url.port || 5432) });
-    stack.config = { ...stack.config, DATABASE_URL: proxy.through(stack.config.DATABASE_URL) };
-    await stack.startApp('api');
-    product = await stack.createProduct();
-    const [entry] = await seedLine(stack, { productId: product.id, mode: 'live' }, 1, 'invited');
-    await stack.db.query(`UPDATE entries SET state = 'invited', invited_at = now() WHERE id = $1`, [entry.id]);
-    const service = stack.api.get(LoginHooksService);
-    const scope = { productId: product.id, mode: 'live' } as const;
-    hooks.closed = await service.create(scope, { provider: 'supabase', failOpen: false });
-    hooks.open = await service.create(scope, { provider: 'kratos', failOpen: true });
-    hooks.unread = await service.create(scope, { provider: 'supabase', failOpen: true });
-  });
-  afterAll(async () => {
-    proxy.open();
-    await stack.stop();
-    await proxy.stop();
-  });
-
-  const invitedAddress = 'invited-0@example.com';
-  async function call(hook: NewLoginHook, email: string) {
-    const body = hook.provider === 'supabase' ? JSON.stringify(supabasePayload(email)) : JSON.stringify({ email });
-    const headers = hook.provider === 'supabase' ? signed(hook.secret, body) : { authorization: `Bearer ${hook.secret}` };
-    const started = performance.now();
-    const response = await stack.request({ method: 'POST', url: new URL(hook.url).pathname, headers: { 'content-type': 'application/json', ...headers }, payload: body });
-    return { status: response.status, body: response.json(), ms: performance.now() - started };
-  }
-
-  it('while it answers, both hooks decide as usual', async () => {
-    expect(await call(hooks.closed, invitedAddress)).toMatchObject({ status: 200, body: {} });
-    expect(await call(hooks.closed, 'stranger@example.com')).toMatchObject({ status: 200, body: REFUSED_NOT_INVITED });
-    expect(await call(hooks.open, invitedAddress)).toMatchObject({ status: 200, body: {} });
-    expect(await call(hooks.open, 'stranger@example.com')).toMatchObject({ status: 403 });
-  });
-
-  for (const [outage, cause] of [
-    ['unreachable', (p: TcpProxy) => p.cut()],
-    ['slow', (p: TcpProxy) => p.hold()],
-  ] as const) {
-    it(`${outage}: within a second, a fail-closed hook refuses even an invited address, a fail-open one lets anyone through, and a hook this process never read refuses`, async () => {
-      cause(proxy);
-      try {
-        const closed = await call(hooks.closed, invitedAddress);
-        expect(closed).toMatchObject({ status: 200, body: REFUSED_UNAVAILABLE });
-        const open = await call(hooks.open, 'stranger@example.com');
-        expect(open).toMatchObject({ status: 200, body: {} });
-        // Without its secret no call can be trusted, so nothing can be let through.
-        const unread = await call(hooks.unread, invitedAddress);
-        expect(unread).toMatchObject({ status: 200, body: REFUSED_UNAVAILABLE });
-        for (const { ms } of [closed, open, unread]) expect(ms).toBeLessThan(1000);
-        // A call without the secret is still refused, and a wrong hook id still unknown.
-        expect((await call({ ...hooks.open, secret: 'lhsec_wrong' }, invitedAddress)).status).toBe(401);
-      } finally {
-        proxy.open();
-      }
-      const back = await call(hooks.closed, invitedAddress);
-      expect(back).toMatchObject({ status: 200, body: {} });
-    });
-  }
-
-  it('logs each decision it could not make, with the hook’s id and never a secret or an address', () => {
-    const log = stack.logs.join('');
-    expect(log).toContain(`Sign-up hook ${hooks.closed.id} could not decide`);
-    expect(log).toContain('refused (fail closed)');
-    expect(log).toContain('let through (fail open)');
-    for (const secret of [hooks.closed.secret, hooks.open.secret, hooks.unread.secret, hooks.closed.secret.slice(9), invitedAddress, 'stranger@example.com']) {
-      expect(log).not.toContain(secret);
-    }
-  });
-});
+import { handSigned, HookStack, hookStack, kratosRefusal, REFUSED_NOT_INVITED, signed, supabasePayload } from './support/login-hooks';
 
 describe(LoginHooksService.name, () => {
   let stack: Stack;
@@ -142,32 +13,18 @@ describe(LoginHooksService.name, () => {
   let client: InvitationApi;
   let supabase: NewLoginHook;
   let kratos: NewLoginHook;
+  let path: HookStack['path'];
+  let invited: HookStack['invited'];
+  let callSupabase: HookStack['callSupabase'];
+  let callKratos: HookStack['callKratos'];
 
   beforeAll(async () => {
-    ({ stack, product, pk, client } = await invitationStack());
-    const hooks = stack.api.get(LoginHooksService);
-    supabase = await hooks.create({ productId: product.id, mode: 'test' }, { provider: 'supabase', failOpen: false });
-    kratos = await hooks.create({ productId: product.id, mode: 'test' }, { provider: 'kratos', failOpen: false });
+    ({ stack, product, pk, client, supabase, kratos, path, invited, callSupabase, callKratos } = await hookStack());
   });
   afterAll(() => stack.stop());
 
-  const path = (hook: NewLoginHook) => new URL(hook.url).pathname;
   const entryOf = (email: string) => stack.db.getRepository(EntryRecord).findOneByOrFail({ productId: product.id, mode: 'test', email });
   const redeemedEvents = async (email: string) => (await events(stack)).filter((event) => event.type === 'entry.redeemed' && event.data.entry.email === email);
-
-  /** An invited entry of the test mode, and the code of its invitation mail. */
-  async function invited(email: string): Promise<string> {
-    const entry = await joinLine(stack, pk, email);
-    expect((await client.invite(entry.id)).status).toBe(200);
-    return codeIn(invitationsTo(stack, email)[0]);
-  }
-
-  const callSupabase = (payload: unknown, hook = supabase, headers?: (body: string) => Record<string, string>) => {
-    const body = JSON.stringify(payload);
-    return stack.request({ method: 'POST', url: path(hook), headers: { 'content-type': 'application/json', ...(headers ?? ((text) => signed(hook.secret, text)))(body) }, payload: body });
-  };
-  const callKratos = (body: unknown, hook = kratos, authorization = `Bearer ${hook.secret}`) =>
-    stack.request({ method: 'POST', url: path(hook), headers: { authorization }, body });
 
   describe('Supabase Auth', () => {
     it('lets an invited address through with 200 {} and refuses an unknown one with Supabase’s error object', async () => {
@@ -345,84 +202,6 @@ describe(LoginHooksService.name, () => {
       const notJson = await stack.request({ method: 'POST', url: path(kratos), headers: { authorization: `Bearer ${kratos.secret}`, 'content-type': 'application/json' }, payload: '{' });
       expect(notJson.status).toBe(400);
       expect(await entryOf('kate@example.com')).toMatchObject({ state: 'invited' });
-    });
-  });
-
-  describe('dashboard', () => {
-    let cookie: string;
-    let csrf: string;
-    let base: string;
-
-    beforeAll(async () => {
-      await stack.api.get(DashboardAuthService).createUser('team@example.com', PASSWORD, product.id);
-      ({ cookie, csrf } = await signIn(stack, 'team@example.com'));
-      base = `/dashboard/${product.id}/test/sign-up-hooks`;
-    });
-
-    const show = () => stack.request({ method: 'GET', url: base, headers: { cookie } });
-    const post = (url: string, fields: Record<string, string> = {}) =>
-      stack.request({ method: 'POST', url, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: csrf, ...fields }) });
-
-    it('is a section of the product: linked from every page’s navigation', async () => {
-      const overview = await stack.request({ method: 'GET', url: `/dashboard/${product.id}/test/overview`, headers: { cookie } });
-      expect(overview.text).toContain(`href="${base}">Sign-up hooks</a>`);
-      expect((await show()).status).toBe(200);
-    });
-
-    it('creates a Supabase hook whose URL and secret show once, work as shown, and are stored sealed', async () => {
-      const created = await post(base, { provider: 'supabase' });
-      expect([created.status, created.headers.location]).toEqual([303, base]);
-      const page = (await show()).text;
-      const secret = /<code data-secret>(v1,whsec_[A-Za-z0-9+/=]{44})<\/code>/.exec(page)![1];
-      const url = /URL: <code>([^<]+)<\/code>/.exec(page)![1];
-      expect(url).toMatch(new RegExp(`^${stack.config.PUBLIC_BASE_URL}/hooks/v1/supabase/lh_[0-9a-f]{24}$`));
-      expect(page).toContain(`GOTRUE_HOOK_BEFORE_USER_CREATED_SECRETS=${secret}`);
-      expect(page).toContain('refused (fail closed)');
-      const reload = (await show()).text;
-      expect(reload).not.toContain(secret);
-      expect(reload).toContain(url);
-
-      const hook = { id: url.split('/').pop()!, provider: 'supabase' as const, url, secret };
-      await invited('dash@example.com');
-      expect((await callSupabase(supabasePayload('dash@example.com'), hook)).json()).toEqual({});
-      expect((await callSupabase(supabasePayload('nobody@example.com'), hook)).json()).toEqual(REFUSED_NOT_INVITED);
-
-      const [row] = await stack.db.getRepository(LoginHook).findBy({ id: hook.id });
-      expect(row).toMatchObject({ productId: product.id, mode: 'test', provider: 'supabase', failOpen: false, revokedAt: null });
-      expect(row.secret.toString('latin1')).not.toContain(secret.slice(9));
-      // Sealed for its own purpose: a hook's secret never opens as a webhook signing secret.
-      expect(() => new SecretBox(stack.config.ENCRYPTION_KEY).open(row.secret)).toThrow();
-    });
-
-    it('creates a Kratos hook that fails open, shows the kratos.yml lines once, and revokes it', async () => {
-      expect((await post(base, { provider: 'kratos', failOpen: 'on' })).status).toBe(303);
-      const page = (await show()).text;
-      const secret = /<code data-secret>(lhsec_[A-Za-z0-9_-]{43})<\/code>/.exec(page)![1];
-      const url = /URL: <code>([^<]+)<\/code>/.exec(page)![1];
-      expect(page).toContain(`value: Bearer ${secret}`);
-      expect(page).toContain('response:\n      parse: true');
-      expect(page).toContain('let through (fail open)');
-      const hook = { id: url.split('/').pop()!, provider: 'kratos' as const, url, secret };
-      expect((await callKratos({ email: 'nobody@example.com' }, hook)).status).toBe(403);
-
-      const revoked = await post(`${base}/${hook.id}/revoke`);
-      expect([revoked.status, revoked.headers.location]).toEqual([303, base]);
-      expect((await show()).text).toMatch(/revoked \d{4}-/);
-      expect((await callKratos({ email: 'nobody@example.com' }, hook)).status).toBe(404);
-      expect((await post(`${base}/${hook.id}/revoke`)).status).toBe(404);
-    });
-
-    it('refuses a login system it does not know, in words, and makes nothing', async () => {
-      const count = async () => (await stack.db.query('SELECT count(*)::int AS n FROM login_hooks'))[0].n;
-      const before = await count();
-      for (const fields of [{ provider: 'auth0' }, {}] as Record<string, string>[]) {
-        const response = await post(base, fields);
-        expect(response.status).toBe(400);
-        // In the frame's notice, where every page of the dashboard says why an action was refused.
-        expect(response.text).toMatch(/<main[^>]*><p role="alert" class="said refused">[^<]*choose the login system that will call the hook/);
-        expect(response.text.match(/role="alert"/g)).toHaveLength(1);
-      }
-      expect(await count()).toBe(before);
     });
   });
 });

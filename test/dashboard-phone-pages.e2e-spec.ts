@@ -5,31 +5,14 @@ import { PersonalDataService } from '../apps/api/src/personal-data/personal-data
 import { SETTINGS_SECTIONS } from '../apps/api/src/dashboard/settings/settings-sections';
 import { launchBrowser, serve } from './support/browser';
 import { PASSWORD } from './support/dashboard';
-import { confirmPath, joinLine } from './support/flows';
-import { api, invitationsTo } from './support/invitations';
+import { joinLine } from './support/flows';
 import { Receiver } from './support/receiver';
-import { linkIn } from './support/smtp-sink';
 import { Product, Stack } from './support/stack';
 import { waitFor } from './support/wait';
+import { phoneChecks, PHONE } from './support/phone';
 
-const PHONE = { width: 390, height: 844 };
-
-/** What the page's check reads of the browser's window (the tests compile without the DOM's types). */
-interface InPage {
-  innerWidth: number;
-  document: {
-    documentElement: { scrollWidth: number };
-    querySelectorAll(selector: string): Iterable<{
-      closest(selector: string): unknown;
-      getBoundingClientRect(): { right: number };
-      getAttribute(name: string): string | null;
-      textContent: string | null;
-    }>;
-  };
-}
-
-/** Every dashboard page and every hosted page at a phone's size, clicked through in Debian's chromium. */
-describe('dashboard and hosted pages on a phone', () => {
+/** Every dashboard page at a phone's size, clicked through in Debian's chromium (the hosted pages: dashboard-phone-hosted). */
+describe('the dashboard on a phone', () => {
   let stack: Stack;
   let receiver: Receiver;
   let browser: Browser;
@@ -57,49 +40,7 @@ describe('dashboard and hosted pages on a phone', () => {
     await stack?.stop();
   });
 
-  /** Pages that do not fit, with what sticks out; collected over a walk so that one run names them all. */
-  const problems: string[] = [];
-  /** The dashboard pages the walk checked, and those its pages link to (path and query). */
-  const walked = new Set<string>();
-  const linked = new Set<string>();
-  const pathOf = (url: string) => {
-    const { pathname, search } = new URL(url, 'http://page');
-    return pathname + search;
-  };
-
-  /**
-   * The page is no wider than the screen (a table may scroll inside its own box), and no form control
-   * outside a table lies beyond its right edge.
-   */
-  async function fits(name: string): Promise<void> {
-    const { scrollWidth, innerWidth, outside, links } = await page.evaluate(() => {
-      const { document, innerWidth } = globalThis as unknown as InPage;
-      return {
-        scrollWidth: document.documentElement.scrollWidth,
-        innerWidth,
-        outside: [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
-          .filter((control) => !control.closest('table') && control.getBoundingClientRect().right > innerWidth)
-          .map((control) => control.getAttribute('name') ?? control.textContent),
-        links: [...document.querySelectorAll('a[href^="/dashboard/"]')].map((link) => link.getAttribute('href')!),
-      };
-    });
-    walked.add(pathOf(page.url()));
-    // A download (the entries' CSV) is no page.
-    for (const link of links) if (!new URL(link, 'http://page').pathname.endsWith('.csv')) linked.add(pathOf(link));
-    if (scrollWidth > innerWidth) problems.push(`${name}: ${scrollWidth} px wide on a ${innerWidth} px screen`);
-    if (outside.length) problems.push(`${name}: beyond the right edge: ${outside.join(', ')}`);
-  }
-
-  /** `fits`, and the bar's sections and "Sign out" are on the first screen, where a thumb reaches them. */
-  async function fitsWithBar(name: string): Promise<void> {
-    await fits(name);
-    const targets = [page.getByRole('button', { name: 'Sign out' }), ...(await page.getByRole('navigation').getByRole('link').all())];
-    for (const target of targets) {
-      const box = (await target.isVisible()) ? await target.boundingBox() : null;
-      const inside = box && box.x >= 0 && box.x + box.width <= PHONE.width && box.y >= 0 && box.y + box.height <= PHONE.height;
-      if (!inside) problems.push(`${name}: "${await target.textContent()}" is ${box ? `at x ${Math.round(box.x)}–${Math.round(box.x + box.width)}, y ${Math.round(box.y)}` : 'hidden'}`);
-    }
-  }
+  const { problems, fits, fitsWithBar, walkLinks } = phoneChecks(() => page);
 
   const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
 
@@ -109,20 +50,6 @@ describe('dashboard and hosted pages on a phone', () => {
     await page.getByRole('link', { name: 'Cancel' }).waitFor();
     await fitsWithBar(name);
     await page.getByRole('link', { name: 'Cancel' }).click();
-  }
-
-  /**
-   * The pages that the walked pages link to and the walk did not reach, each checked (with what they
-   * link to in turn): every page a link leads to is walked, whether or not the walk above knew of it.
-   */
-  async function walkLinks(): Promise<void> {
-    for (let next = [...linked].filter((path) => !walked.has(path)); next.length > 0; next = [...linked].filter((path) => !walked.has(path))) {
-      for (const path of next) {
-        await page.goto(path);
-        await fitsWithBar(`${path} (linked)`);
-        walked.add(path);
-      }
-    }
   }
 
   /** A CSV file of a tool the import does not know, with one row: its columns are picked on the page. */
@@ -254,69 +181,4 @@ describe('dashboard and hosted pages on a phone', () => {
     expect(problems).toEqual([]);
     // About seventy page loads: 15 s on a quiet machine, over a minute on a busy two-CPU CI runner.
   }, 240_000);
-
-  it('every hosted page fits a 390×844 screen: sign-up, check your inbox, confirm before and after, invited, unsubscribe before and after, a dead link, the invitation page with a valid, used, expired and unknown code', async () => {
-    problems.length = 0;
-    const grace = await stack.db.query(`SELECT id, referral_code FROM entries WHERE email = 'grace.hopper@acme-notes.example'`);
-    await page.goto(`/w/${acme.keys.live.publishable}?ref=${grace[0].referral_code}`);
-    await fits('sign-up form');
-    await page.getByLabel('Email address').fill('katherine.johnson@acme-notes.example');
-    await page.getByRole('button', { name: 'Join the waitlist' }).click();
-    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
-    await fits('check your inbox');
-
-    await page.goto(await confirmPath(stack, 'katherine.johnson@acme-notes.example'));
-    await fits('confirm, before');
-    await page.getByRole('button', { name: 'Confirm my address' }).click();
-    await page.getByText('Share your link').waitFor();
-    await page.getByRole('button', { name: 'Copy', exact: true }).waitFor();
-    await fits('confirm, after: place, referral link, copy button and share links');
-
-    const alan = await stack.db.query(`SELECT id FROM entries WHERE email = 'alan.turing@acme-notes.example'`);
-    expect((await api(stack, acme.keys.live.secret).invite(alan[0].id)).status).toBe(200);
-    // The confirmation mail, the first of two now.
-    await page.goto(new URL(linkIn(stack.mail.to('alan.turing@acme-notes.example')[0], `${stack.config.PUBLIC_BASE_URL}/confirm/`)).pathname);
-    await page.getByRole('heading', { name: "You're invited" }).waitFor();
-    await fits('confirm, invited');
-
-    const mail = await stack.mail.waitFor('katherine.johnson@acme-notes.example', 1);
-    const unsubscribe = new URL(linkIn(mail, `${stack.config.PUBLIC_BASE_URL}/unsubscribe/`)).pathname;
-    await page.goto(unsubscribe);
-    await fits('unsubscribe, before');
-    await page.getByRole('button', { name: 'Unsubscribe' }).click();
-    await page.getByRole('heading', { name: "You're unsubscribed" }).waitFor();
-    await fits('unsubscribe, after');
-    await page.goto(unsubscribe);
-    await fits('a link no longer valid');
-
-    // Acme has no invite URL, so an invitation mail links to the hosted invitation page.
-    const invitationTo = async (email: string) => {
-      await waitFor(() => invitationsTo(stack, email).length === 1, `the invitation mail to ${email}`);
-      return new URL(linkIn(invitationsTo(stack, email)[0], `${stack.config.PUBLIC_BASE_URL}/invitation?invite=`));
-    };
-    const opens = async (url: URL | string, status: number, heading: string) => {
-      const answer = await page.goto(typeof url === 'string' ? url : url.pathname + url.search);
-      expect(answer?.status()).toBe(status);
-      await page.getByRole('heading', { name: heading }).waitFor();
-    };
-    const alanInvitation = await invitationTo('alan.turing@acme-notes.example');
-    await opens(alanInvitation, 200, "You're invited to Acme Notes for Teams");
-    for (const shown of ['alan.turing@acme-notes.example', 'For developers: Acme Notes for Teams has no invite URL', 'curl -X POST']) {
-      await page.getByText(shown).first().waitFor();
-    }
-    await fits('invitation, valid: address, product, developer note and curl line');
-    expect((await api(stack, acme.keys.live.secret).redeem(alanInvitation.searchParams.get('invite')!)).json()).toMatchObject({ valid: true });
-    await opens(alanInvitation, 410, 'This invitation was already used');
-    await fits('invitation, used');
-
-    expect((await api(stack, acme.keys.live.secret).invite(grace[0].id)).status).toBe(200);
-    const graceInvitation = await invitationTo('grace.hopper@acme-notes.example');
-    await stack.db.query(`UPDATE invite_codes SET expires_at = now() - interval '1 minute' WHERE entry_id = $1`, [grace[0].id]);
-    await opens(graceInvitation, 410, 'This invitation has expired');
-    await fits('invitation, expired');
-
-    await opens(`/invitation?invite=${'A'.repeat(43)}`, 404, 'This invitation link is not valid');
-    await fits('invitation, unknown code');
-    expect(problems).toEqual([]);
-  }, 60_000);
 });
