@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { LoginHooksService, NewLoginHook } from '../apps/api/src/login-hooks/login-hooks.service';
 import { seedLine } from './support/invitations';
 import { Product, Stack } from './support/stack';
@@ -38,9 +37,8 @@ describe('sign-up hooks when the database is unreachable or slow', () => {
   async function call(hook: NewLoginHook, email: string) {
     const body = hook.provider === 'supabase' ? JSON.stringify(supabasePayload(email)) : JSON.stringify({ email });
     const headers = hook.provider === 'supabase' ? signed(hook.secret, body) : { authorization: `Bearer ${hook.secret}` };
-    const started = performance.now();
     const response = await stack.request({ method: 'POST', url: new URL(hook.url).pathname, headers: { 'content-type': 'application/json', ...headers }, payload: body });
-    return { status: response.status, body: response.json(), ms: performance.now() - started };
+    return { status: response.status, body: response.json() };
   }
 
   it('while it answers, both hooks decide as usual', async () => {
@@ -54,7 +52,8 @@ describe('sign-up hooks when the database is unreachable or slow', () => {
     ['unreachable', (p: TcpProxy) => p.cut()],
     ['slow', (p: TcpProxy) => p.hold()],
   ] as const) {
-    it(`${outage}: within a second, a fail-closed hook refuses even an invited address, a fail-open one lets anyone through, and a hook this process never read refuses`, async () => {
+    // That each answer comes within its budget is held by login-hooks.service.spec.ts on a fake clock.
+    it(`${outage}: a fail-closed hook refuses even an invited address, a fail-open one lets anyone through, and a hook this process never read refuses`, async () => {
       cause(proxy);
       try {
         const closed = await call(hooks.closed, invitedAddress);
@@ -64,7 +63,6 @@ describe('sign-up hooks when the database is unreachable or slow', () => {
         // Without its secret no call can be trusted, so nothing can be let through.
         const unread = await call(hooks.unread, invitedAddress);
         expect(unread).toMatchObject({ status: 200, body: REFUSED_UNAVAILABLE });
-        for (const { ms } of [closed, open, unread]) expect(ms).toBeLessThan(1000);
         // A call without the secret is still refused, and a wrong hook id still unknown.
         expect((await call({ ...hooks.open, secret: 'lhsec_wrong' }, invitedAddress)).status).toBe(401);
       } finally {

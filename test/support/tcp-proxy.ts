@@ -1,11 +1,17 @@
 import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
 
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+  piped: boolean;
+}
+
 /**
  * A TCP proxy of the test's own in front of a shared server (PostgreSQL), so that a test can make
  * that server unreachable or slow for one app without touching the server itself.
  */
 export class TcpProxy {
-  private readonly pairs = new Set<{ client: Socket; upstream: Socket }>();
+  private readonly pairs = new Set<Pair>();
   private state: 'open' | 'held' | 'cut' = 'open';
   /** Connections dropped as they came while cut: how often the apps tried again. */
   refused = 0;
@@ -44,9 +50,10 @@ export class TcpProxy {
   /** Slow beyond any bound: nothing passes either way, on old and new connections, until open(). */
   hold(): void {
     this.state = 'held';
-    for (const { client, upstream } of this.pairs) {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
+    for (const pair of this.pairs) {
+      pair.client.unpipe(pair.upstream);
+      pair.upstream.unpipe(pair.client);
+      pair.piped = false;
     }
   }
 
@@ -67,18 +74,21 @@ export class TcpProxy {
       client.destroy();
       return;
     }
-    const pair = { client, upstream: connect(this.target.port, this.target.host) };
+    const pair = { client, upstream: connect(this.target.port, this.target.host), piped: false };
     this.pairs.add(pair);
     for (const socket of [pair.client, pair.upstream]) socket.on('error', () => this.drop(pair)).on('close', () => this.drop(pair));
     if (this.state === 'open') this.pipe(pair);
   }
 
-  private pipe({ client, upstream }: { client: Socket; upstream: Socket }): void {
-    client.pipe(upstream);
-    upstream.pipe(client);
+  // Piping a pair twice would send every byte twice: PostgreSQL reads that as a broken protocol.
+  private pipe(pair: Pair): void {
+    if (pair.piped) return;
+    pair.client.pipe(pair.upstream);
+    pair.upstream.pipe(pair.client);
+    pair.piped = true;
   }
 
-  private drop(pair: { client: Socket; upstream: Socket }): void {
+  private drop(pair: Pair): void {
     this.pairs.delete(pair);
     pair.client.destroy();
     pair.upstream.destroy();

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig, Clock, LoginHook, LoginHookProvider, newId, SecretBox, withTimeout } from '@app/shared';
-import { performance } from 'node:perf_hooks';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { ProductScope } from '../common/scope';
