@@ -7,10 +7,10 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { alternateAll, atMost, cliOf, compileBaselines, heapBoundsOf, Measure, median, report, seconds, stopBaseline } from './support/harness';
+import { alternateAll, atMost, cliOf, compileBaselines, heapBoundsOf, Measure, median, report, seconds, stopBaseline, TARGET_ROUNDS } from './support/harness';
 
 const MAILS = Number(process.env.CONFIRMATION_DRAIN ?? 3000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? TARGET_ROUNDS);
 /** A directory for a --cpu-prof profile of each round's mailer and baseline process, when set. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 /**

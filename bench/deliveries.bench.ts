@@ -9,10 +9,10 @@ import { Receiver } from '../test/support/receiver';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { postgresCpu, postgresCpuSince } from './support/cpu';
-import { atMost, compileBaselines, cpuMs, heapBoundsOf, median, report, reportMemory, seconds, stopBaseline } from './support/harness';
+import { atMost, compileBaselines, cpuMs, heapBoundsOf, median, report, reportMemory, seconds, stopBaseline, TARGET_ROUNDS } from './support/harness';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? TARGET_ROUNDS);
 /** The webhooks app's slots for first attempts per process, which the baseline uses too. */
 const CONCURRENCY = 50;
 /** The webhooks app's mark of issue 12 (the same as the mailer's). */

@@ -3,7 +3,7 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { postgresCpu, postgresCpuSince } from './support/cpu';
-import { atLeast, cpuMs, Measure, median, perSecond, report, reportMemory, stopBaseline } from './support/harness';
+import { atLeast, cpuMs, Measure, median, perSecond, report, reportMemory, stopBaseline, TARGET_ROUNDS } from './support/harness';
 import { AppProcess } from '../test/support/processes';
 import { seedHistory } from '../test/support/seed';
 import { Stack } from '../test/support/stack';
@@ -12,7 +12,7 @@ import { waitFor } from '../test/support/wait';
 
 const ENTRIES = 100_000;
 const CONNECTIONS = 50;
-const ROUNDS = Number(process.env.HOT_READS_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.HOT_READS_ROUNDS ?? TARGET_ROUNDS);
 const SECONDS = Number(process.env.HOT_READS_SECONDS ?? 5);
 /** While profiling: only the reads whose work names contain this text. */
 const ONLY = process.env.HOT_READS_ONLY ?? '';

@@ -7,10 +7,10 @@ import { bearer } from '../test/support/flows';
 import { seedLine } from '../test/support/invitations';
 import { Product, Stack } from '../test/support/stack';
 import { commitCount, CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { alternate, atMost, Measure, median, report, seconds, timed } from './support/harness';
+import { alternate, atMost, Measure, median, report, seconds, TARGET_ROUNDS, timed } from './support/harness';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? TARGET_ROUNDS);
 
 /**
  * invite-next of 1,000 entries through a local SMTP sink, next to nodemailer alone handing 1,000 mails

@@ -5,10 +5,10 @@ import { AppProcess } from '../test/support/processes';
 import { Stack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { CpuByGroup, CpuMeter, perOperation, redisPid } from './support/cpu';
-import { alternateAll, atLeast, cliOf, compileBaselines, Measure, median, perSecond, report, reportMemory, startSignupsServer, stopBaseline } from './support/harness';
+import { alternateAll, atLeast, cliOf, compileBaselines, Measure, median, perSecond, report, reportMemory, startSignupsServer, stopBaseline, TARGET_ROUNDS } from './support/harness';
 
 const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? TARGET_ROUNDS);
 const WARM_UP = 500;
 /** Requests in flight at once, each on its own connection, as many browsers posting the form. */
 const CONCURRENCY = 50;

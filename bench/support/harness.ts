@@ -32,6 +32,9 @@ export function report(row: Row): void {
   appendFileSync(file, `${JSON.stringify(row)}\n`);
 }
 
+/** Issue 37's rule for its rows: a target holds on the median of at least five alternating rounds. */
+export const TARGET_ROUNDS = 5;
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
