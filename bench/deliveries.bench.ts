@@ -43,7 +43,16 @@ describe('webhook deliveries', () => {
   let webhooks: AppProcess;
   let plain: ChildProcess;
   let bare: ChildProcess;
-  const perDelivery = { writes: [] as number[], webhooksUs: [] as number[], postgresUs: [] as number[], plainUs: [] as number[], bareUs: [] as number[], barePostgresUs: [] as number[] };
+  const perDelivery = {
+    writes: [] as number[],
+    webhooksUs: [] as number[],
+    postgresUs: [] as number[],
+    plainUs: [] as number[],
+    bareUs: [] as number[],
+    barePostgresUs: [] as number[],
+    claimingUs: [] as number[],
+    claimingPostgresUs: [] as number[],
+  };
 
   const profiling = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 
@@ -73,16 +82,19 @@ describe('webhook deliveries', () => {
   });
 
   it(`delivers ${DELIVERIES.toLocaleString('en-US')} events within 1.2× the time and CPU of the bare logged deliveries`, async () => {
-    const ms = { plain: [] as number[], bare: [] as number[], service: [] as number[] };
+    const ms = { plain: [] as number[], bare: [] as number[], claiming: [] as number[], service: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
       ms.plain.push(await plainPosts());
-      ms.bare.push(await bareWork());
+      ms.bare.push(await bareWork(false));
+      ms.claiming.push(await bareWork(true));
       // The rows written are counted in the last round: waiting for PostgreSQL's counters costs seconds.
       ms.service.push(await service(round === ROUNDS - 1));
     }
-    const [plainMs, bareMs, serviceMs] = [median(ms.plain), median(ms.bare), median(ms.service)];
+    const [plainMs, bareMs, claimingMs, serviceMs] = [median(ms.plain), median(ms.bare), median(ms.claiming), median(ms.service)];
     const us = (values: number[]) => `${Math.round(median(values))} µs`;
-    const cpuRatio = (median(perDelivery.webhooksUs) + median(perDelivery.postgresUs)) / (median(perDelivery.bareUs) + median(perDelivery.barePostgresUs));
+    const serviceCpu = median(perDelivery.webhooksUs) + median(perDelivery.postgresUs);
+    const cpuRatio = serviceCpu / (median(perDelivery.bareUs) + median(perDelivery.barePostgresUs));
+    const claimingCpuRatio = serviceCpu / (median(perDelivery.claimingUs) + median(perDelivery.claimingPostgresUs));
     const count = DELIVERIES === 10_000 ? '' : `; ${DELIVERIES} deliveries (BENCH_DELIVERIES)`;
     report({
       work: '10,000 webhook deliveries to a local receiver, every attempt logged',
@@ -107,6 +119,19 @@ describe('webhook deliveries', () => {
         `CPU per delivery over the process and PostgreSQL ${cpuRatio.toFixed(2)}× the bare work's; ` +
         `the bare logged deliveries alone take ${(bareMs / plainMs).toFixed(2)}× the plain POSTs' time; their CPU per delivery (median of the rounds): ` +
         `${us(perDelivery.bareUs)} in their process and ${us(perDelivery.barePostgresUs)} in PostgreSQL` + count,
+    });
+    report({
+      work: '10,000 webhook deliveries to a local receiver, every attempt logged',
+      baseline: "bare logged deliveries with the fan-out's claims (lock, read with the endpoints, unlock)",
+      baselineValue: seconds(claimingMs),
+      serviceValue: seconds(serviceMs),
+      ratio: serviceMs / claimingMs,
+      target: '≤ 1.2×, CPU ≤ 1.2×',
+      pass: serviceMs / claimingMs <= 1.2 && claimingCpuRatio <= 1.2,
+      note:
+        `CPU per delivery over the process and PostgreSQL ${claimingCpuRatio.toFixed(2)}× this baseline's; the claims make the bare logged deliveries ` +
+        `${(claimingMs / bareMs).toFixed(2)}× as long; their CPU per delivery (median of the rounds): ${us(perDelivery.claimingUs)} in their process and ` +
+        `${us(perDelivery.claimingPostgresUs)} in PostgreSQL` + count,
     });
     reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
   });
@@ -135,8 +160,8 @@ describe('webhook deliveries', () => {
     return ms;
   }
 
-  /** The bare baseline: events committed as the service's are, with their outbox rows on the baseline's own queue. */
-  async function bareWork(): Promise<number> {
+  /** The bare baseline, claiming as the fan-out does or not: events committed as the service's are, with their outbox rows on the baseline's own queue. */
+  async function bareWork(claims: boolean): Promise<number> {
     const product = await stack.createProduct();
     const url = `${receiver.url}/bare`;
     const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url, events: ['entry.created'] });
@@ -158,11 +183,11 @@ describe('webhook deliveries', () => {
       start = performance.now();
     });
     const done = once(bare, 'message');
-    bare.send({ type: 'go', queue: BARE_QUEUE, endpoint: { ...endpoint, url }, concurrency: CONCURRENCY });
+    bare.send({ type: 'go', queue: BARE_QUEUE, endpoint: { ...endpoint, url }, concurrency: CONCURRENCY, claims });
     const [answer] = (await done) as [{ type: string; logged?: number; message?: string }];
     const ms = performance.now() - start;
-    perDelivery.bareUs.push(((cpuMs(bare.pid!) - cpuBefore.bare) * 1000) / DELIVERIES);
-    perDelivery.barePostgresUs.push(((await postgresCpuSince(stack.db, cpuBefore.postgres)) * 1000) / DELIVERIES);
+    (claims ? perDelivery.claimingUs : perDelivery.bareUs).push(((cpuMs(bare.pid!) - cpuBefore.bare) * 1000) / DELIVERIES);
+    (claims ? perDelivery.claimingPostgresUs : perDelivery.barePostgresUs).push(((await postgresCpuSince(stack.db, cpuBefore.postgres)) * 1000) / DELIVERIES);
     expect(answer).toEqual({ type: 'done', logged: DELIVERIES });
     expect(receiver.received.length).toBe(DELIVERIES);
     receiver.received.length = 0;

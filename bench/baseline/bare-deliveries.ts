@@ -1,5 +1,6 @@
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { request } from 'undici';
+import { FAN_OUT_LOCK, LOCK, READ, UNLOCK } from '../../apps/webhooks/src/claims';
 import { deliveryId, signingHeaders } from '../../libs/shared/src/domain/webhooks';
 import { pagedWorkers } from './paged-workers';
 
@@ -11,13 +12,17 @@ import { pagedWorkers } from './paged-workers';
  * concurrency, and writes what it posted in one statement per batch of finished POSTs: the deliveries'
  * rows, the same rows the service writes, and the deletion of their outbox rows (the two row writes a
  * delivery needs). No claims (it is the only reader), no retries, timeouts, metrics or logs.
- * Run forked (dist/bench/baseline) with DATABASE_URL; on { type: 'go', queue, endpoint, concurrency }
+ * With `claims`, it claims as the fan-out does, so that more than one process may drain a queue: the
+ * fan-out's own statements (lock, read with the endpoints that want each event and have no delivery
+ * of it yet, unlock once written) on a connection of their own, and nothing else of the service.
+ * Run forked (dist/bench/baseline) with DATABASE_URL; on { type: 'go', queue, endpoint, concurrency, claims }
  * it drains that outbox queue and answers { type: 'done', logged }.
  */
 interface Go {
   queue: string;
   endpoint: { id: string; url: string; secret: string };
   concurrency: number;
+  claims?: boolean;
 }
 
 interface Row {
@@ -41,23 +46,39 @@ const PAGE = 150;
 // Connections kept while idle between rounds, so that the benchmark counts their backends' CPU throughout.
 const db = new Pool({ connectionString: process.env.DATABASE_URL, max: 10, idleTimeoutMillis: 0 });
 
-async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
+/** The fan-out's claims: the rows after `after`, locked on `locks`, with their events and endpoints, as Claims.take reads them. */
+async function claim(locks: PoolClient, queue: string, after: string): Promise<{ ids: string[]; rows: Row[] }> {
+  const ids = (await locks.query<{ id: string }>({ name: 'lock', text: LOCK, values: [queue, PAGE, [], FAN_OUT_LOCK, after] })).rows.map((row) => row.id);
+  if (!ids.length) return { ids, rows: [] };
+  const read = await locks.query<Row & { outboxId: string }>({ name: 'read', text: READ, values: [ids] });
+  return { ids, rows: read.rows.map(({ outboxId, eventId, eventType, body }) => ({ id: outboxId, eventId, eventType, body })) };
+}
+
+async function drain({ queue, endpoint, concurrency, claims }: Go): Promise<number> {
   let failed: Error | undefined;
   const waiting: Row[] = [];
   let after = '0';
   let exhausted = false;
   let reading: Promise<void> | undefined;
+  const locks = claims ? await db.connect() : undefined;
+  // Planned at each claim, as the fan-out's are (see Claims.connection).
+  await locks?.query('SET plan_cache_mode = force_custom_plan');
   const read = () =>
-    (reading ??= db
-      // Planned at each read (unnamed), for the tables as they are: a kept plan made while they were small would scan them.
-      .query<Row>({
-        text: `SELECT o.id, e.id AS "eventId", e.type AS "eventType", o.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId'
-               WHERE o.queue = $1 AND o.published_at IS NULL AND o.id > $2 ORDER BY o.id LIMIT $3`,
-        values: [queue, after, PAGE],
-      })
-      .then(({ rows }) => {
-        if (rows.length) after = rows[rows.length - 1].id;
-        exhausted = rows.length < PAGE;
+    (reading ??= (
+      locks
+        ? claim(locks, queue, after)
+        : db
+            // Planned at each read (unnamed), for the tables as they are: a kept plan made while they were small would scan them.
+            .query<Row>({
+              text: `SELECT o.id, e.id AS "eventId", e.type AS "eventType", o.body FROM outbox o JOIN events e ON e.id = o.data->>'eventId'
+                     WHERE o.queue = $1 AND o.published_at IS NULL AND o.id > $2 ORDER BY o.id LIMIT $3`,
+              values: [queue, after, PAGE],
+            })
+            .then(({ rows }) => ({ ids: rows.map((row) => row.id), rows }))
+    )
+      .then(({ ids, rows }) => {
+        if (ids.length) after = ids[ids.length - 1];
+        exhausted = ids.length < PAGE;
         waiting.push(...rows);
       })
       .catch((error: Error) => void (failed ??= error))
@@ -86,6 +107,7 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
       ],
     });
     logged += result.rowCount ?? 0;
+    await locks?.query({ name: 'unlock', text: UNLOCK, values: [FAN_OUT_LOCK, batch.map((p) => p.row.id)] });
   };
   // One write at a time, of everything posted meanwhile (a group commit).
   const flush = () =>
@@ -116,6 +138,8 @@ async function drain({ queue, endpoint, concurrency }: Go): Promise<number> {
 
   await pagedWorkers(concurrency, { waiting, exhausted: () => exhausted, failed: () => failed !== undefined, read }, post);
   while (writing || posted.length) await flush();
+  await locks?.query('RESET plan_cache_mode');
+  locks?.release();
   if (failed) throw failed;
   return logged;
 }

@@ -5,7 +5,43 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { Endpoint } from './attempts';
 
 /** The advisory lock class of the fan-out's claims (the api's are 727_001 and 727_002). */
-const FAN_OUT_LOCK = 727_003;
+export const FAN_OUT_LOCK = 727_003;
+
+/**
+ * A claim's statements, exported for the deliveries benchmark's baseline that claims as the fan-out
+ * does. The lock: up to $2 rows of queue $1 past id $5 that no one holds, this process's own ($3) left
+ * out, locked under class $4; the candidates are bounded first, so that no plan locks a row it does
+ * not return (an id 2³¹ from one held shares its lock and waits a round).
+ */
+export const LOCK = `SELECT id, older FROM (
+   SELECT id, body IS NULL AS older FROM outbox WHERE queue = $1 AND published_at IS NULL AND id > $5 AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
+ ) candidate WHERE pg_try_advisory_lock($4, (id % 2147483648)::int) LIMIT $2`;
+
+/** The claimed rows ($1) with what their first attempts need; see Claims.take. */
+export const READ = `SELECT "outboxId", "eventId", "eventType", "eventCreatedAt", body, "endpointId",
+       -- An endpoint's columns come once per claim: a sealed secret on every row was garbage to parse.
+       CASE WHEN first THEN url END AS url, CASE WHEN first THEN secret END AS secret, CASE WHEN first THEN "previousSecret" END AS "previousSecret",
+       CASE WHEN first THEN "previousSecretUntil" END AS "previousSecretUntil", CASE WHEN first THEN "signatureFormat" END AS "signatureFormat"
+     FROM (
+     SELECT o.id AS "outboxId", o.data->>'eventId' AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", COALESCE(o.body, e.body) AS body,
+       w.id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
+       w.id IS NOT NULL AND row_number() OVER (PARTITION BY w.id) = 1 AS first
+     FROM outbox o
+     -- OFFSET 0 keeps each lateral read a per-row lookup by key: a plan may otherwise hash the whole
+     -- events or deliveries table at every claim (their statistics lag behind a burst).
+     LEFT JOIN LATERAL (SELECT * FROM events WHERE id = o.data->>'eventId' OFFSET 0) e ON true
+     LEFT JOIN LATERAL (
+       SELECT * FROM webhook_endpoints w
+       WHERE w.product_id = e.product_id AND w.mode = e.mode
+         AND CASE WHEN o.data->>'endpointId' IS NULL THEN w.disabled_at IS NULL AND e.type = ANY (w.events) ELSE w.id = o.data->>'endpointId' END
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = w.id AND d.event_id = e.id)
+       OFFSET 0
+     ) w ON COALESCE(o.body, e.body) IS NOT NULL
+     WHERE o.id = ANY ($1::bigint[])
+     ) claimed`;
+
+/** Lets go of rows $2 locked under class $1. */
+export const UNLOCK = `SELECT count(pg_advisory_unlock($1, (id % 2147483648)::int)) FROM unnest($2::bigint[]) AS id`;
 
 /** An outbox row's event with one endpoint that has no delivery of it yet, or with none. */
 export interface Claimed {
@@ -57,16 +93,9 @@ export class Claims implements OnApplicationShutdown {
   async take(limit: number): Promise<{ taken: number; rows: Claimed[] }> {
     const runner = await this.connection();
     const after = BigInt(this.after);
-    // The candidates are bounded first, so that no plan locks a row it does not return; an id 2³¹ from
-    // one held shares its lock and waits a round. This process's own rows are left out: a lock it
-    // holds would be taken again.
-    const locked = await preparedQuery<{ id: string; older: boolean }>(
-      runner,
-      `SELECT id, older FROM (
-         SELECT id, body IS NULL AS older FROM outbox WHERE queue = $1 AND published_at IS NULL AND id > $5 AND id <> ALL ($3::bigint[]) ORDER BY id LIMIT 4 * $2
-       ) candidate WHERE pg_try_advisory_lock($4, (id % 2147483648)::int) LIMIT $2`,
-      [QueueName.Webhooks, limit, [...this.open.keys()].filter((id) => BigInt(id) > after), FAN_OUT_LOCK, this.after],
-    );
+    // This process's own rows are left out: a lock it holds would be taken again.
+    const held = [...this.open.keys()].filter((id) => BigInt(id) > after);
+    const locked = await preparedQuery<{ id: string; older: boolean }>(runner, LOCK, [QueueName.Webhooks, limit, held, FAN_OUT_LOCK, this.after]);
     this.after = locked.length < limit ? '0' : locked[locked.length - 1].id;
     if (locked.length === 0) return { taken: 0, rows: [] };
     const ids = locked.map((row) => row.id);
@@ -91,27 +120,7 @@ export class Claims implements OnApplicationShutdown {
       }
       read = await preparedQuery<Read>(
         runner,
-        `SELECT "outboxId", "eventId", "eventType", "eventCreatedAt", body, "endpointId",
-           -- An endpoint's columns come once per claim: a sealed secret on every row was garbage to parse.
-           CASE WHEN first THEN url END AS url, CASE WHEN first THEN secret END AS secret, CASE WHEN first THEN "previousSecret" END AS "previousSecret",
-           CASE WHEN first THEN "previousSecretUntil" END AS "previousSecretUntil", CASE WHEN first THEN "signatureFormat" END AS "signatureFormat"
-         FROM (
-         SELECT o.id AS "outboxId", o.data->>'eventId' AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", COALESCE(o.body, e.body) AS body,
-           w.id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret", w.previous_secret_until AS "previousSecretUntil", w.signature_format AS "signatureFormat",
-           w.id IS NOT NULL AND row_number() OVER (PARTITION BY w.id) = 1 AS first
-         FROM outbox o
-         -- OFFSET 0 keeps each lateral read a per-row lookup by key: a plan may otherwise hash the whole
-         -- events or deliveries table at every claim (their statistics lag behind a burst).
-         LEFT JOIN LATERAL (SELECT * FROM events WHERE id = o.data->>'eventId' OFFSET 0) e ON true
-         LEFT JOIN LATERAL (
-           SELECT * FROM webhook_endpoints w
-           WHERE w.product_id = e.product_id AND w.mode = e.mode
-             AND CASE WHEN o.data->>'endpointId' IS NULL THEN w.disabled_at IS NULL AND e.type = ANY (w.events) ELSE w.id = o.data->>'endpointId' END
-             AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.endpoint_id = w.id AND d.event_id = e.id)
-           OFFSET 0
-         ) w ON COALESCE(o.body, e.body) IS NOT NULL
-         WHERE o.id = ANY ($1::bigint[])
-         ) claimed`,
+        READ,
         [ids],
       );
     } catch (error) {
@@ -182,7 +191,7 @@ export class Claims implements OnApplicationShutdown {
     for (const id of ids) this.open.delete(id);
     // Locks of a connection that broke went with it, and an unlock fails only when it broke.
     if (!this.runner || this.runner.isReleased) return;
-    await preparedQuery(this.runner, 'SELECT count(pg_advisory_unlock($1, (id % 2147483648)::int)) FROM unnest($2::bigint[]) AS id', [FAN_OUT_LOCK, ids]).catch(() => undefined);
+    await preparedQuery(this.runner, UNLOCK, [FAN_OUT_LOCK, ids]).catch(() => undefined);
   }
 
   /** The claims' connection; a new one once it broke (TypeORM releases a connection that errs, with its locks). */
