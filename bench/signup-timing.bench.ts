@@ -46,9 +46,9 @@ describe('sign-up timing', () => {
         await timed('new', `new-b${attempt}-${i}@example.com`);
         await timed('pending', `pending-${i}@example.com`);
       }
-      // Each known sign-up against the two new ones around it. A trimmed mean rather than a median:
-      // SignupPace pads by the difference on average (it waits 0 or a few whole ms at random), which
-      // moves the mean, not the median.
+      // Each known sign-up against the two new ones around it, as a trimmed mean: robust to the odd slow
+      // sign-up, as an observer's estimate would be (SignupPace pads each known one by the difference,
+      // so its median moves as much as its mean).
       const paired = (kind: 'pending' | 'confirmed') => trimmedMean(timings[kind].map((ms, i) => ms - (timings.new[2 * i] + timings.new[2 * i + 1]) / 2));
       return { newMs: median(timings.new), pending: paired('pending'), confirmed: paired('confirmed') };
     };

@@ -13,24 +13,26 @@ export const MAX_PADDING_MS = 50;
 export interface PaceClock {
   now(): number;
   sleep(ms: number): Promise<unknown>;
+  /** One turn of the event loop: what a wait shorter than a timer's millisecond is made of. */
+  turn(): Promise<unknown>;
 }
 
-const REAL_CLOCK: PaceClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
+const REAL_CLOCK: PaceClock = { now: () => performance.now(), sleep: (ms) => sleep(ms), turn: () => new Promise((resolve) => setImmediate(resolve)) };
 
 /**
  * How much longer a sign-up of a new address takes in this process than one that wrote less (an
  * address on the list already), so that the latter waits that long before it answers. Its own time
  * plus the difference of the medians, rather than a wait until a new sign-up's time: a known sign-up
  * is only a little faster, so waiting until a drawn or typical time would make the slower of the two
- * its time, and the known ones answer later than the new ones.
+ * its time, and the known ones answer later than the new ones. The wait is the difference itself, not
+ * a whole millisecond now and then: a timer for the whole milliseconds (asked for less by its recent
+ * lateness), then turns of the event loop until the difference has passed, so that a known sign-up's
+ * answer time matches a new one's in its median as well as its mean.
  */
 export class SignupPace {
   private readonly recent = new Map<SignupWrite | 'overshoot', number[]>();
 
-  constructor(
-    private readonly random: () => number = Math.random,
-    private readonly clock: PaceClock = REAL_CLOCK,
-  ) {}
+  constructor(private readonly clock: PaceClock = REAL_CLOCK) {}
 
   /** At a sign-up's start: what to await once it knows what it wrote, before it answers. */
   start(): (write: SignupWrite) => Promise<void> {
@@ -39,9 +41,14 @@ export class SignupPace {
       this.note(write, this.clock.now() - started);
       const padding = this.padding(write);
       if (padding === 0) return;
-      const waited = this.clock.now();
-      await this.clock.sleep(padding);
-      this.noteWait(padding, this.clock.now() - waited);
+      const until = this.clock.now() + padding;
+      const timer = this.timerMs(padding);
+      if (timer > 0) {
+        const waited = this.clock.now();
+        await this.clock.sleep(timer);
+        this.noteWait(timer, this.clock.now() - waited);
+      }
+      while (this.clock.now() < until) await this.clock.turn();
     };
   }
 
@@ -55,20 +62,17 @@ export class SignupPace {
     this.keep('overshoot', Math.max(took - asked, 0));
   }
 
-  /**
-   * Whole milliseconds, as timers take no fractions, and none or at least one, as a timer of 0 ms still
-   * takes one: chosen at random between the two nearest waits, so that what they take, with the timer's
-   * lateness, adds up to the difference on average.
-   */
+  /** How long a sign-up that wrote `write` waits: what the median new one takes more, at most MAX_PADDING_MS. */
   padding(write: SignupWrite): number {
     const created = this.recent.get('created');
     const own = this.recent.get(write);
     if (write === 'created' || !created || !own) return 0;
-    const difference = Math.min(Math.max(median(created) - median(own), 0), MAX_PADDING_MS);
-    const late = median(this.recent.get('overshoot') ?? [0]);
-    if (difference < 1 + late) return this.random() < difference / (1 + late) ? 1 : 0;
-    const asked = difference - late;
-    return Math.floor(asked) + (this.random() < asked % 1 ? 1 : 0);
+    return Math.min(Math.max(median(created) - median(own), 0), MAX_PADDING_MS);
+  }
+
+  /** The whole milliseconds of a wait that a timer may take, its recent lateness left for it to make up. */
+  timerMs(padding: number): number {
+    return Math.max(Math.floor(padding - median(this.recent.get('overshoot') ?? [0])), 0);
   }
 
   private keep(kind: SignupWrite | 'overshoot', ms: number): void {
