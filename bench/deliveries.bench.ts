@@ -1,4 +1,4 @@
-import { Entry, EventEnvelope, eventEnvelope, newId, recordEvent, signingHeaders } from '@app/shared';
+import { Entry, EventEnvelope, eventEnvelope, newId, recordEvents, signingHeaders } from '@app/shared';
 import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ const ROW_WRITES = `SELECT COALESCE(sum(CASE relname WHEN 'outbox' THEN n_tup_de
 
 /**
  * 10,000 webhook deliveries to a local receiver, from the commit of their events (events and outbox
- * rows, through recordEvent as the API writes them, in one transaction) until the last delivery is
+ * rows, through recordEvents as the API writes them, in one transaction) until the last delivery is
  * recorded as succeeded in PostgreSQL, every attempt logged; next to plain undici POSTs of the same
  * kind of bodies with the same headers and the same concurrency to the same receiver. The webhooks app
  * and the baseline's client each run in a process of their own, so the receiver (in this process)
@@ -45,7 +45,6 @@ describe('webhook deliveries', () => {
   let plain: ChildProcess;
   let bare: ChildProcess;
   const perDelivery = {
-    writes: [] as number[],
     webhooksUs: [] as number[],
     postgresUs: [] as number[],
     plainUs: [] as number[],
@@ -88,9 +87,16 @@ describe('webhook deliveries', () => {
       ms.plain.push(await warmed(plainPosts));
       ms.bare.push(await warmed(() => bareWork(false)));
       ms.claiming.push(await warmed(() => bareWork(true)));
-      // The rows written are counted in the last round: waiting for PostgreSQL's counters costs seconds.
-      ms.service.push(await warmed((measured) => service(measured && round === ROUNDS - 1)));
+      ms.service.push(await warmed(service));
     }
+    // The rows written per delivery, in a run of their own: waiting for PostgreSQL's counters to settle
+    // leaves the process idle for seconds, and the run after that cold (bench/NOTES.md, "Warm rounds").
+    let writes = 0;
+    await unmeasured(async () => {
+      const before = await settledRowWrites();
+      await service();
+      writes = ((await settledRowWrites()) - before) / DELIVERIES;
+    });
     const [plainMs, bareMs, claimingMs, serviceMs] = [median(ms.plain), median(ms.bare), median(ms.claiming), median(ms.service)];
     const us = (values: number[]) => `${Math.round(median(values))} µs`;
     const serviceCpu = median(perDelivery.webhooksUs) + median(perDelivery.postgresUs);
@@ -104,7 +110,7 @@ describe('webhook deliveries', () => {
       serviceValue: seconds(serviceMs),
       ...atMost(serviceMs / plainMs, 1.5),
       note:
-        `per delivery: ${median(perDelivery.writes).toFixed(2)} row writes (counted in the last round); CPU (median of the rounds) ${us(perDelivery.webhooksUs)} in the webhooks process ` +
+        `per delivery: ${writes.toFixed(2)} row writes (counted in a run after the rounds); CPU (median of the rounds) ${us(perDelivery.webhooksUs)} in the webhooks process ` +
         `and ${us(perDelivery.postgresUs)} in PostgreSQL, against ${us(perDelivery.plainUs)} in the plain loop's process` + count,
     });
     report({
@@ -166,11 +172,16 @@ describe('webhook deliveries', () => {
    * others' rounds and the next round's events, and what it does first after that (its JIT compiling
    * again, its heap growing back) is not the steady work of a launch day (bench/NOTES.md, "Warm rounds").
    */
-  async function warmed(round: (measured: boolean) => Promise<number>): Promise<number> {
+  async function warmed(round: () => Promise<number>): Promise<number> {
+    await unmeasured(round);
+    return round();
+  }
+
+  /** A run whose CPU figures are not kept. */
+  async function unmeasured(run: () => Promise<unknown>): Promise<void> {
     const kept = Object.values(perDelivery).map((values) => values.length);
-    await round(false);
+    await run();
     Object.values(perDelivery).forEach((values, i) => (values.length = kept[i]));
-    return round(true);
   }
 
   /** The bare baseline, claiming as the fan-out does or not: events committed as the service's are, with their outbox rows on the baseline's own queue. */
@@ -184,7 +195,7 @@ describe('webhook deliveries', () => {
     let cpuBefore = { bare: 0, postgres: new Map<number, number>() };
     const envelopes = Array.from({ length: DELIVERIES }, (_, i) => eventEnvelope('entry.created', scope, made(i, now), now));
     await stack.db.transaction(async (manager) => {
-      // The rows recordEvent writes, on a queue of the baseline's own. Not recordEvent and a move to that
+      // The rows recordEvents writes, on a queue of the baseline's own. Not recordEvents and a move to that
       // queue: the moved rows would leave dead entries in the webhooks queue's index for the service's claims.
       await manager.query(
         `WITH made AS (SELECT * FROM unnest($1::text[], $5::text[]) AS made (id, body)),
@@ -207,16 +218,17 @@ describe('webhook deliveries', () => {
     return ms;
   }
 
-  async function service(countWrites: boolean): Promise<number> {
+  async function service(): Promise<number> {
     const product = await stack.createProduct();
     const endpoint = await stack.api.get(WebhooksService).create({ productId: product.id, mode: 'test', url: `${receiver.url}/hook`, events: ['entry.created'] });
     const scope = { productId: product.id, mode: 'test' as const };
     const now = new Date();
-    const writesBefore = countWrites ? await settledRowWrites() : 0;
     let start = 0;
     let cpuBefore = { webhooks: 0, postgres: new Map<number, number>() };
     await stack.db.transaction(async (manager) => {
-      for (let i = 0; i < DELIVERIES; i++) await recordEvent(manager, 'entry.created', scope, made(i, now), now);
+      // In one statement, as the baseline's: the process waits through it idle, and a wait of seconds
+      // would make its round a cold one (bench/NOTES.md, "Warm rounds").
+      await recordEvents(manager, 'entry.created', scope, Array.from({ length: DELIVERIES }, (_, i) => made(i, now)), now);
       // The clock starts at the commit: the app sees none of the events before it. The CPU is counted
       // from here too, so that PostgreSQL's share leaves out the recording of the events.
       cpuBefore = { webhooks: cpuMs(webhooks.child.pid!), postgres: await postgresCpu(stack.db) };
@@ -241,7 +253,6 @@ describe('webhook deliveries', () => {
     const ms = performance.now() - start;
     perDelivery.webhooksUs.push(((cpuMs(webhooks.child.pid!) - cpuBefore.webhooks) * 1000) / DELIVERIES);
     perDelivery.postgresUs.push(((await postgresCpuSince(stack.db, cpuBefore.postgres)) * 1000) / DELIVERIES);
-    if (countWrites) perDelivery.writes.push(((await settledRowWrites()) - writesBefore) / DELIVERIES);
     const [logged] = await stack.db.query(
       `SELECT count(*)::int AS attempts, count(DISTINCT d.event_id)::int AS events FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
        WHERE d.endpoint_id = $1 AND a.status_code = 200`,
@@ -282,7 +293,7 @@ function made(i: number, now: Date): Entry {
   return { id: newId('ent'), email: `bench-${i}@example.com`, state: 'pending', createdAt: at, confirmedAt: null, invitedAt: null, redeemedAt: null, referralCode: null, referrals: 0 };
 }
 
-/** The envelope recordEvent writes, for the baseline's bodies. */
+/** The envelope recordEvents writes, for the baseline's bodies. */
 function envelopeOf(id: string, productId: string, entry: Entry, now: Date): EventEnvelope {
   return { id, type: 'entry.created', createdAt: now.toISOString(), mode: 'test', productId, data: { entry } };
 }
