@@ -140,7 +140,7 @@ describe('webhook deliveries', () => {
         `${(claimingMs / bareMs).toFixed(2)}× as long; their CPU per delivery (median of the rounds): ${us(perDelivery.claimingUs)} in their process and ` +
         `${us(perDelivery.claimingPostgresUs)} in PostgreSQL` + count,
     });
-    reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${ROUNDS} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
+    reportMemory('webhooks RSS after the delivery run', webhooks.child.pid!, RSS_MARK_MB, `the webhooks process's resident memory after ${2 * ROUNDS + 1} runs of ${DELIVERIES.toLocaleString('en-US')} deliveries`);
   });
 
   async function plainPosts(): Promise<number> {
