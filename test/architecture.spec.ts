@@ -177,16 +177,15 @@ describe('the import graph', () => {
 });
 
 describe('file sizes', () => {
-  /** A file a tool writes says so in its first line (libs/client/src/openapi.ts, from docs/openapi.json). */
-  const generated = (file: string) => /^\/\/ @generated /.test(readFileSync(join(ROOT, file), 'utf8'));
-
   it('no file of code, its tests and benchmarks included, is over 300 lines, but those a generator writes', () => {
     const long = ['apps', 'libs', 'test', 'bench', 'scripts']
       .flatMap((folder) => readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true }))
       .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.parentPath.includes('node_modules'))
       .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
-      .filter((file) => !generated(file))
-      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1 }))
+      .map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }))
+      // A file a tool writes says so in its first line (libs/client/src/openapi.ts, from docs/openapi.json).
+      .filter(({ text }) => !text.startsWith('// @generated '))
+      .map(({ file, text }) => ({ file, lines: text.split('\n').length - 1 }))
       .filter(({ lines }) => lines > 300)
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     expect(long).toEqual([]);
