@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, preparedQuery, QueueName, Rounds, translator } from '@app/shared';
+import { APP_CONFIG, AppConfig, confirmationLink, confirmationValues, groupCommits, newToken, Outages, QueueName, removeOutboxRows, Rounds, translator } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { MailEntry, MailProduct, MailSender, PacedOut } from './mail-sender';
@@ -55,7 +55,7 @@ export class ConfirmationMails implements OnApplicationBootstrap, BeforeApplicat
   private roomMade: (() => void) | undefined;
   private closing = false;
   private readonly remove = groupCommits<string, void>(async (rowIds) => {
-    await preparedQuery(this.db, `DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [rowIds]);
+    await removeOutboxRows(this.db, rowIds);
     return rowIds.map(() => undefined);
   }, 200, REMOVE_GATHER_MS);
 

@@ -15,6 +15,7 @@ import {
   InviteCode,
   jobRunner,
   JobOf,
+  markHandedOver,
   newToken,
   preparedQuery,
   Product,
@@ -39,7 +40,7 @@ export class InvitationProcessor extends QueueProcessor {
   private readonly logger = new Logger(InvitationProcessor.name);
   /** Each handover marked as soon as the server took the mail, those of the same moment in one statement. */
   private readonly mark = groupCommits<Buffer, void>(async (hashes) => {
-    await preparedQuery(this.db, `UPDATE invite_codes SET handed_over = true WHERE hash = ANY($1::bytea[])`, [hashes]);
+    await markHandedOver(this.db, hashes);
     return hashes.map(() => undefined);
   });
 

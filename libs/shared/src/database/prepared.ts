@@ -12,8 +12,22 @@ const names = new Map<string, string>();
 export async function preparedQuery<Row>(on: DataSource | QueryRunner, text: string, values: unknown[]): Promise<Row[]> {
   let name = names.get(text);
   if (!name) names.set(text, (name = `waitlist_${names.size}`));
-  const client: Pool | PoolClient = 'createQueryRunner' in on ? (on.driver as unknown as { master: Pool }).master : await on.connect();
-  return (await client.query({ name, text, values })).rows as Row[];
+  return (await (await clientOf(on)).query({ name, text, values })).rows as Row[];
+}
+
+/**
+ * A statement on rows found by their keys (`id = ANY($1)`), straight on pg and planned at each call
+ * for the keys it is given. A named statement's generic plan lasts until its table is next analysed:
+ * made while the table was small, it reads the whole table at every call once a burst has grown it
+ * faster than autovacuum analyses (invite codes in a release, the outbox in a backlog of mails), where
+ * a plan for the given keys reads a few index pages whatever the table's statistics say.
+ */
+export async function keyedQuery<Row>(on: DataSource | QueryRunner, text: string, values: unknown[]): Promise<Row[]> {
+  return (await (await clientOf(on)).query({ text, values })).rows as Row[];
+}
+
+async function clientOf(on: DataSource | QueryRunner): Promise<Pool | PoolClient> {
+  return 'createQueryRunner' in on ? (on.driver as unknown as { master: Pool }).master : ((await on.connect()) as PoolClient);
 }
 
 /** Each statement of committedQuery: its name, and the connections it was prepared on (by SQL PREPARE). */

@@ -1,4 +1,5 @@
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, QueryRunner } from 'typeorm';
+import { keyedQuery } from '../database/prepared';
 import { EntryRecord } from '../database/entities';
 import { toEntry } from '../domain/entry';
 import { IN_LINE_ORDER } from '../domain/line';
@@ -51,6 +52,11 @@ export interface Handover {
   heldBy?: string;
   /** The mailer's own recording: whether its request is a reinvite (which replaces older codes). */
   again?: boolean;
+}
+
+/** Marks the codes `hashes` handed over: their mails left, and the handovers are recorded later (the mailer at its job's end, or the API). */
+export async function markHandedOver(on: DataSource | QueryRunner, hashes: readonly Buffer[]): Promise<void> {
+  await keyedQuery(on, `UPDATE invite_codes SET handed_over = true WHERE hash = ANY($1::bytea[])`, [hashes]);
 }
 
 /**

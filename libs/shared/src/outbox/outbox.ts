@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { keyedQuery } from '../database/prepared';
 import type { JobData, JobName, QueueName } from '../queues/contract';
 
 /**
@@ -30,4 +31,9 @@ export async function enqueueEach<Q extends QueueName, N extends JobName<Q>>(
     data.map((one) => JSON.stringify(one)),
     createdAt,
   ]);
+}
+
+/** Deletes outbox rows by id, as a worker does once their jobs are done. */
+export async function removeOutboxRows(on: DataSource | QueryRunner, ids: readonly string[]): Promise<void> {
+  await keyedQuery(on, `DELETE FROM outbox WHERE id = ANY($1::bigint[])`, [ids]);
 }
