@@ -12,12 +12,12 @@ import {
   feedbackCounter,
   groupCommits,
   hashToken,
+  keyedQuery,
   Locale,
   mailLinks,
   Metrics,
   Mode,
   newToken,
-  preparedQuery,
   Product,
   RedisClient,
   TokenPurpose,
@@ -111,7 +111,7 @@ export class MailSender {
     async (mails) => {
       const tokens = mails.flatMap(({ entryId, tokens }) => tokens.map((token) => ({ entryId, ...token })));
       const now = this.clock.now();
-      const rows = await preparedQuery<{ id: string; email: string; locale: Locale; product_id: string; mode: Mode; name: string; sender_name: string | null; key: string | null }>(
+      const rows = await keyedQuery<{ id: string; email: string; locale: Locale; product_id: string; mode: Mode; name: string; sender_name: string | null; key: string | null }>(
         this.db,
         `WITH entry AS (
            SELECT e.id, e.email, e.locale, p.id AS product_id, e.mode, p.name, p.sender_name, ${PUBLISHABLE_KEY} AS key FROM entries e JOIN products p ON p.id = e.product_id
@@ -157,7 +157,7 @@ export class MailSender {
     const present = await this.db.transaction(async (manager) => {
       // Locked against deletion until the rows are in: an entry deleted meanwhile is left out, not an error.
       // One statement: the locks, the unsubscribe tokens and the mails counted for the overview's rates.
-      const rows = await preparedQuery<{ id: string; key: string | null }>(
+      const rows = await keyedQuery<{ id: string; key: string | null }>(
         manager.queryRunner!,
         `WITH entry AS (
            SELECT e.id, e.product_id, e.mode, ${PUBLISHABLE_KEY} AS key FROM entries e WHERE e.id = ANY($1::text[]) ORDER BY e.id FOR KEY SHARE OF e

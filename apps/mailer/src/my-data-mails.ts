@@ -7,6 +7,10 @@ import { myDataMail } from './mails/my-data';
 
 /** Mails taken per round; a round that took this many looks again at once. */
 const BATCH = 50;
+/** Up to $1 queued my-data mails, due and taken off the outbox; on the queue's own partial index (outbox_personal_data). */
+export const TAKE_MY_DATA_MAILS = `DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox WHERE queue = '${QueueName.PersonalData}' AND COALESCE(leased_until, '-infinity') < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+  ) RETURNING data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId"`;
 const IDLE_MS = 250;
 /** A handover starts within this and is given up this long after it started. */
 const SEND_BOUND_MS = 30_000;
@@ -44,12 +48,7 @@ export class MyDataMails implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Takes a batch of queued mails and sends them; whether the batch was full. */
   private async sendOnce(): Promise<boolean> {
-    const [taken]: [{ entryId: string; requestId: string | null }[], number] = await this.db.query(
-      `DELETE FROM outbox WHERE id IN (
-         SELECT id FROM outbox WHERE queue = '${QueueName.PersonalData}' AND COALESCE(leased_until, '-infinity') < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-       ) RETURNING data->>'entryId' AS "entryId", data->>'httpRequestId' AS "requestId"`,
-      [BATCH],
-    );
+    const [taken]: [{ entryId: string; requestId: string | null }[], number] = await this.db.query(TAKE_MY_DATA_MAILS, [BATCH]);
     if (taken.length === 0) return false;
     // One mail per request, an entry's included: the person asked each time. An entry gone meanwhile gets none.
     const entries = new Map((await this.db.getRepository(EntryRecord).findBy({ id: In(taken.map((mail) => mail.entryId)) })).map((entry) => [entry.id, entry]));

@@ -24,6 +24,10 @@ import { MailTemplates } from './templates/mail-templates';
 
 /** Reminders taken per round; a round that took this many looks again at once. */
 const BATCH = 50;
+/** Up to $1 queued reminders taken off the outbox, on the queue's own partial index (outbox_reminders). */
+export const TAKE_REMINDERS = `DELETE FROM outbox WHERE id IN (
+    SELECT id FROM outbox WHERE queue = '${QueueName.Reminders}' ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+  ) RETURNING data->>'entryId' AS entry_id`;
 const IDLE_MS = 250;
 /** A handover starts within this and is given up this long after it started. */
 const SEND_BOUND_MS = 30_000;
@@ -82,12 +86,7 @@ export class ReminderMails implements OnApplicationBootstrap, BeforeApplicationS
    */
   private async take(): Promise<{ rows: number; taken: Taken[] }> {
     return this.db.transaction(async (manager) => {
-      const [claimed]: [{ entry_id: string }[], number] = await manager.query(
-        `DELETE FROM outbox WHERE id IN (
-           SELECT id FROM outbox WHERE queue = '${QueueName.Reminders}' ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-         ) RETURNING data->>'entryId' AS entry_id`,
-        [BATCH],
-      );
+      const [claimed]: [{ entry_id: string }[], number] = await manager.query(TAKE_REMINDERS, [BATCH]);
       if (claimed.length === 0) return { rows: 0, taken: [] };
       const [taken]: [Taken[], number] = await manager.query(
         `UPDATE invite_codes c SET sealed_code = NULL
