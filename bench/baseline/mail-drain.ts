@@ -93,7 +93,8 @@ async function drain(db: Pool, transport: Transporter, publicBaseUrl: string, qu
     (writing ??= (async () => {
       while (done.length) {
         const ids = done.splice(0);
-        await db.query({ name: 'done', text: `DELETE FROM outbox WHERE id = ANY ($1::bigint[])`, values: [ids] });
+        // Planned for its ids, as the mailer's (a plan kept from a small outbox would read all of a backlog).
+        await db.query({ text: `DELETE FROM outbox WHERE id = ANY ($1::bigint[])`, values: [ids] });
         for (const id of ids) held.delete(id);
       }
     })().finally(() => (writing = undefined)));
