@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, In, QueryRunner } from 'typeorm';
-import { keyedQuery } from '../database/prepared';
 import { EntryRecord } from '../database/entities';
+import { keyedQuery } from '../database/prepared';
 import { toEntry } from '../domain/entry';
 import { IN_LINE_ORDER } from '../domain/line';
 import type { Mode } from '../domain/modes';
