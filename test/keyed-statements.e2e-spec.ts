@@ -1,10 +1,14 @@
-import { markHandedOver, removeOutboxRows } from '@app/shared';
+import { markHandedOver, newId, removeOutboxRows } from '@app/shared';
 import { createHash } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
+import { PENDING_MAILS } from '../apps/mailer/src/mail-sender';
 import { seedLine } from './support/invitations';
 import { Stack } from './support/stack';
 
 const BURST = 3000;
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+/** A plan's nodes, the root first. */
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 const hashOf = (id: string) => createHash('sha256').update(id).digest();
 
 /**
@@ -19,10 +23,12 @@ describe('statements on rows by key, after a burst', () => {
   let stack: Stack;
   let runner: QueryRunner;
   let entryIds: string[];
+  let productId: string;
 
   beforeAll(async () => {
     stack = await Stack.start({ apps: ['api'] });
     const product = await stack.createProduct();
+    productId = product.id;
     entryIds = (await seedLine(stack, { productId: product.id, mode: 'live' }, BURST, 'keyed')).map((entry) => entry.id);
     runner = stack.db.createQueryRunner();
   });
@@ -83,5 +89,27 @@ describe('statements on rows by key, after a burst', () => {
 
     expect(scans.sequential).toBe(0);
     expect(scans.index).toBeGreaterThan(0);
+  });
+
+  it('a batch of confirmation mails reads its entries by id, not every pending entry', async () => {
+    const pending = async (count: number): Promise<string[]> => {
+      const ids = Array.from({ length: count }, () => newId('ent'));
+      await stack.db.query(
+        `INSERT INTO entries (id, product_id, mode, email, state, created_at) SELECT id, $2, 'live', id || '@example.com', 'pending', now() FROM unnest($1::text[]) AS e(id)`,
+        [ids, productId],
+      );
+      return ids;
+    };
+    await pending(20);
+    await stack.db.query('ANALYZE entries');
+    const batch = (await pending(BURST)).slice(1000, 1030);
+
+    const [{ 'QUERY PLAN': plan }] = await stack.db.query(`EXPLAIN (FORMAT JSON) ${PENDING_MAILS}`, [batch, [], [], [], new Date()]);
+    // How entries is read: an index's name (a bitmap scan names it on its child), else the scan.
+    const reads = nodes(plan[0].Plan)
+      .filter((node) => node['Index Name']?.startsWith('entries') || (node['Relation Name'] === 'entries' && node['Node Type'] !== 'Bitmap Heap Scan'))
+      .map((node) => node['Index Name'] ?? node['Node Type']);
+
+    expect(reads).toEqual(['entries_pkey']);
   });
 });
