@@ -2,11 +2,8 @@ import { ABANDONED_MARKS, EntryRecord, EventRecord } from '@app/shared';
 import { joinLine } from './support/flows';
 import { TAKE_FRONT_OF_LINE } from '../apps/api/src/line/line.service';
 import { api, codeIn, InvitationApi, invitationStack, invitationsTo, line, Scope, seedLine } from './support/invitations';
+import { nodes, PlanNode } from './support/plans';
 import { Product, Stack } from './support/stack';
-
-type PlanNode = { 'Node Type': string; 'Parent Relationship'?: string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-/** A plan's nodes, the root first. */
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe('invitations under concurrency, refusals and line order', () => {
   let stack: Stack;

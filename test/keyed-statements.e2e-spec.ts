@@ -3,21 +3,20 @@ import { createHash } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { PENDING_MAILS } from '../apps/mailer/src/mail-sender';
 import { seedLine } from './support/invitations';
+import { nodes } from './support/plans';
 import { Stack } from './support/stack';
 
 const BURST = 3000;
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-/** A plan's nodes, the root first. */
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 const hashOf = (id: string) => createHash('sha256').update(id).digest();
 
 /**
  * The statements that find rows by key read them by key whatever the table's statistics said when a
  * connection first ran them: a release grows invite_codes, and a backlog of mails the outbox, from a
  * few rows to thousands faster than autovacuum analyses them (docs/decisions/invitations.md, "Marks
- * and deletions planned for their keys"). Each test runs a statement several times on one connection
- * while its table is small and analysed, lets the table grow, and counts the scans of the next call
- * from the connection's own counters of its transaction.
+ * and deletions planned for their keys"). The mark and the deletion run several times on one
+ * connection while their table is small and analysed; the table grows, and the next call's scans are
+ * counted from the connection's own counters of its transaction. The batch of confirmation mails,
+ * planned at each call, is checked by its plan after entries grew past its statistics.
  */
 describe('statements on rows by key, after a burst', () => {
   let stack: Stack;

@@ -1,10 +1,7 @@
 import { TAKE_MY_DATA_MAILS } from '../apps/mailer/src/my-data-mails';
 import { TAKE_REMINDERS } from '../apps/mailer/src/reminder-mails';
+import { nodes } from './support/plans';
 import { Stack } from './support/stack';
-
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
-/** A plan's nodes, the root first. */
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 /**
  * The mailer polls the outbox for its rarer queues every quarter of a second while they are empty. On
