@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { waitlist, type WaitlistPluginOptions } from '../libs/integrations/src/better-auth';
 import { REFUSALS } from '../libs/integrations/src/sign-up-check';
 import { closedPort } from './support/closed-port';
-import { admin, databaseUrl, TEMPLATE_ENV } from './support/databases';
+import { admin, databaseUrl, endPool, TEMPLATE_ENV } from './support/databases';
 import { codeIn, InvitationApi, invitationsTo, invitationStack, line } from './support/invitations';
 import { Receiver } from './support/receiver';
 import { Stack } from './support/stack';
@@ -88,7 +88,7 @@ describe('waitlist plugin for better-auth', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    await pool?.end();
+    if (pool) await endPool(pool);
     await admin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
   });
 
