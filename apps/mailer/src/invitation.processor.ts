@@ -6,7 +6,6 @@ import {
   AppConfig,
   Clock,
   codeTimes,
-  EntryRecord,
   groupCommits,
   hashToken,
   INVITATION_TIMING,
@@ -15,6 +14,7 @@ import {
   InviteCode,
   jobRunner,
   JobOf,
+  keyedQuery,
   markHandedOver,
   newToken,
   preparedQuery,
@@ -27,11 +27,22 @@ import {
   translator,
 } from '@app/shared';
 import { UnrecoverableError } from 'bullmq';
-import { DataSource, In, MoreThan } from 'typeorm';
-import { MailSender } from './mail-sender';
+import { DataSource, In } from 'typeorm';
+import { MailEntry, MailSender } from './mail-sender';
 import { invitationMail } from './mails/invitation';
 import { MailTemplates } from './templates/mail-templates';
 import { MailLinks } from './mails/layout';
+
+/** What a job's mails need of an entry its request holds. */
+type HeldEntry = MailEntry & { productId: string };
+
+/**
+ * A job's entries that its request still holds and that can be invited: the four columns its mails
+ * need, without the ORM, which converted every column of the entity (its dates parsed) at some 40 µs a
+ * mail in the invite-next benchmark.
+ */
+const HELD_ENTRIES = `SELECT id, email, locale, product_id AS "productId" FROM entries
+  WHERE id = ANY($1::text[]) AND invite_request = $2 AND invite_held_until > $3 AND state = $4`;
 
 /** One attempt per job and no re-run after a stall: the API decides what to do about a failure. */
 @Processor(QueueName.Invitations, { concurrency: 20, maxStalledCount: 0 })
@@ -72,24 +83,19 @@ export class InvitationProcessor extends QueueProcessor {
   private async invite(job: JobOf<QueueName.Invitations, 'invitations'>): Promise<void> {
     const { entryIds, requestId, deadline, again, httpRequestId } = job.data;
     const now = this.clock.now();
-    const entries = await this.db.getRepository(EntryRecord).findBy({
-      id: In(entryIds),
-      inviteRequest: requestId,
-      inviteHeldUntil: MoreThan(now),
-      state: again ? 'invited' : 'confirmed',
-    });
+    const entries = await keyedQuery<HeldEntry>(this.db, HELD_ENTRIES, [entryIds, requestId, now, again ? 'invited' : 'confirmed']);
     if (entries.length === 0) throw new UnrecoverableError('The request no longer holds its entries, or they cannot be invited');
     if (Date.now() >= deadline) throw new UnrecoverableError('The deadline passed before the mails could go out');
     // A request's entries are of one product.
     const product = await this.db.getRepository(Product).findOneByOrFail({ id: entries[0].productId });
     const codes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const hashes = new Map([...codes].map(([id, code]) => [id, hashToken(code)]));
-    const hashOf = (entry: EntryRecord) => hashes.get(entry.id)!;
+    const hashOf = (entry: HeldEntry) => hashes.get(entry.id)!;
     // The product's claim window, if any, shortens the code's life and brings a reminder (domain/claim-window.ts).
     const { expiresAt, claimEndsAt, remindAt } = codeTimes({ days: product.claimWindowDays, reminderHours: product.claimReminderHours }, now, this.config.INVITE_CODE_TTL);
     // Only a reminder to come keeps the code, sealed, until the reminder takes it (docs/decisions/claim-window.md).
-    const sealedOf = (entry: EntryRecord) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
-    const mail = (entry: EntryRecord, links: MailLinks) => {
+    const sealedOf = (entry: HeldEntry) => (remindAt ? this.reminderCodes.seal(codes.get(entry.id)!) : null);
+    const mail = (entry: HeldEntry, links: MailLinks) => {
       const t = translator(entry.locale);
       const link = invitationLink(product.inviteUrl, this.config.PUBLIC_BASE_URL, codes.get(entry.id)!);
       const validMs = expiresAt.getTime() - now.getTime();

@@ -149,18 +149,18 @@ export class MailSender {
    * an entry deleted meanwhile, nor one whose mail failed, logged), those whose mail never started, and
    * the longest wait for a receiving domain's pace among them (0: none was paced out).
    */
-  async sendEach(
-    entries: EntryRecord[],
+  async sendEach<E extends MailEntry>(
+    entries: E[],
     product: Product,
-    content: (entry: EntryRecord, links: MailLinks) => Promise<MailContent>,
+    content: (entry: E, links: MailLinks) => Promise<MailContent>,
     options: HandoverBounds & {
-      store?: (manager: EntityManager, entries: EntryRecord[]) => Promise<unknown>;
-      handedOver?: (entry: EntryRecord) => Promise<unknown>;
+      store?: (manager: EntityManager, entries: E[]) => Promise<unknown>;
+      handedOver?: (entry: E) => Promise<unknown>;
       requestId?: string;
       /** An invitation unless said otherwise (a claim window's reminder), as the metrics and the log name it. */
       kind?: MailKind;
     },
-  ): Promise<{ sent: EntryRecord[]; untried: EntryRecord[]; pacedForMs: number }> {
+  ): Promise<{ sent: E[]; untried: E[]; pacedForMs: number }> {
     const unsubscribes = new Map(entries.map((entry) => [entry.id, newToken()]));
     const keys = new Map<string, string | null>();
     const createdAt = this.clock.now();

@@ -20,6 +20,16 @@ describe('secrets', () => {
 
   it('ids are prefixed', () => expect(newId('ent')).toMatch(/^ent_[0-9a-f]{24}$/));
 
+  it('never gives the same random bytes twice, across the blocks they are cut from', () => {
+    // Mixed sizes over many 4 KiB blocks: a byte given twice would show as a repeated 8-byte window.
+    const made = Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? newToken() : i % 3 === 1 ? newId('evt').slice(4) : newReferralCode()));
+    expect(new Set(made).size).toBe(made.length);
+    const bytes = made.filter((_, i) => i % 3 === 0).map((token) => Buffer.from(token, 'base64url'));
+    const windows = new Set<string>();
+    for (const token of bytes) for (let at = 0; at + 8 <= token.length; at += 8) windows.add(token.subarray(at, at + 8).toString('hex'));
+    expect(windows.size).toBe(bytes.length * 4);
+  });
+
   it('referral codes are 12 readable characters', () => {
     const codes = new Set(Array.from({ length: 1000 }, newReferralCode));
     expect(codes.size).toBe(1000);

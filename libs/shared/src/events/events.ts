@@ -94,11 +94,13 @@ export async function recordEvents(
   const envelopes = entries.map((entry) => eventEnvelope(type, scope, entry, now, extra));
   // One statement over arrays, whatever the count: the ORM's insert builds a parameter per value.
   // The body goes in the event's outbox row, which the fan-out deletes with its first attempts logged.
+  // The bodies go as one text, a line each (JSON.stringify writes no line break): as an array, pg would
+  // escape every quote of every body first, some 3 µs a body.
   await manager.query(
-    `WITH made AS (SELECT * FROM unnest($1::text[], $6::text[]) AS made (id, body)),
+    `WITH made AS (SELECT * FROM unnest($1::text[], string_to_array($6, E'\\n')) AS made (id, body)),
      event AS (INSERT INTO events (id, product_id, mode, type, created_at) SELECT id, $2, $3, $4, $5 FROM made)
      INSERT INTO outbox (queue, name, data, created_at, body) SELECT $7, 'fan-out', jsonb_build_object('eventId', id), $5, body FROM made`,
-    [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, type, now, envelopes.map((envelope) => JSON.stringify(envelope)), QueueName.Webhooks],
+    [envelopes.map((envelope) => envelope.id), scope.productId, scope.mode, type, now, envelopes.map((envelope) => JSON.stringify(envelope)).join('\n'), QueueName.Webhooks],
   );
   // Last, as the events of a product and day on this connection's stripe (CounterStripes1763884800000)
   // share this row: its lock is held only until the commit.

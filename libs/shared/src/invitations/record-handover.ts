@@ -1,7 +1,6 @@
-import { DataSource, EntityManager, In, QueryRunner } from 'typeorm';
-import { EntryRecord } from '../database/entities';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { keyedQuery } from '../database/prepared';
-import { toEntry } from '../domain/entry';
+import { STORED_ENTRY_COLUMNS, StoredEntry, toEntry } from '../domain/entry';
 import { IN_LINE_ORDER } from '../domain/line';
 import type { Mode } from '../domain/modes';
 import { recordEvents } from '../events/events';
@@ -13,7 +12,6 @@ interface CodeRow {
   recorded: boolean;
   state: string;
   invite_request: string | null;
-  created_at: Date;
   product_id: string;
   mode: Mode;
 }
@@ -66,7 +64,7 @@ export async function markHandedOver(on: DataSource | QueryRunner, hashes: reado
  */
 export async function recordHandovers(manager: EntityManager, handovers: Handover[], now: Date, options: { scope?: Scope } = {}): Promise<boolean[]> {
   const found: CodeRow[] = await manager.query(
-    `SELECT c.hash, c.entry_id, c.request_id, c.recorded, c.created_at, e.state, e.invite_request, e.product_id, e.mode
+    `SELECT c.hash, c.entry_id, c.request_id, c.recorded, e.state, e.invite_request, e.product_id, e.mode
      FROM invite_codes c JOIN entries e ON e.id = c.entry_id
      WHERE c.hash = ANY($1) AND c.expires_at > $2 ORDER BY e.id FOR UPDATE OF e`,
     [handovers.map((handover) => handover.hash), now],
@@ -129,9 +127,11 @@ export const ABANDONED_MARKS = `
  * its entry with it, a newer invitation removes them; entry.invited for the newly invited.
  */
 async function record(manager: EntityManager, codes: (CodeRow & { replaces: boolean })[], now: Date): Promise<void> {
-  await manager.query(
+  // The entries as they now are, for their events: returned by the update rather than read again.
+  const [updated]: [StoredEntry[], number] = await manager.query(
     `UPDATE entries e SET state = 'invited', invited_at = COALESCE(e.invited_at, $2), invited_by_request = c.request_id
-     FROM unnest($1::text[], $3::text[]) AS c(entry_id, request_id) WHERE e.id = c.entry_id`,
+     FROM unnest($1::text[], $3::text[]) AS c(entry_id, request_id) WHERE e.id = c.entry_id
+     RETURNING e.id, ${STORED_ENTRY_COLUMNS}`,
     [codes.map((code) => code.entry_id), now, codes.map((code) => code.request_id)],
   );
   const replacing = codes.filter((code) => code.replaces).map((code) => code.hash);
@@ -153,9 +153,7 @@ async function record(manager: EntityManager, codes: (CodeRow & { replaces: bool
   );
   const invited = codes.filter((code) => code.state === 'confirmed');
   if (invited.length === 0) return;
-  const records = new Map(
-    (await manager.getRepository(EntryRecord).findBy({ id: In(invited.map((code) => code.entry_id)) })).map((entry) => [entry.id, entry]),
-  );
+  const records = new Map(updated.map((entry) => [entry.id, entry]));
   // In the order given (invite-next's line order); every code of one call is of one product and mode in practice.
   for (const scope of new Set(invited.map((code) => `${code.product_id} ${code.mode}`))) {
     const ofScope = invited.filter((code) => `${code.product_id} ${code.mode}` === scope);
